@@ -1,0 +1,187 @@
+// The one description of a model that every reader fills and every estimator reads.
+//
+// Readers (config.json, safetensors, GGUF) produce a model_desc; estimators are pure functions of
+// it. Per-layer facts live in `layers` so that alternating (sliding/full), hybrid and
+// heterogeneous (DeciLM/Nemotron) stacks are just different arrays. The vocabulary follows
+// llama.cpp's hparams (n_layer, n_embd, n_head_kv, n_ff, n_swa ...).
+#pragma once
+
+#include "llmplan/dtype.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmplan {
+
+/// How a layer attends. `none` = the layer has no attention (no-op block, linear replacement).
+enum class attn_kind : std::uint8_t { mha, gqa, mqa, mla, none };
+/// Feed-forward shape: gated (SwiGLU/GeGLU: gate, up, down), plain (up, down), moe (experts).
+enum class ffn_kind : std::uint8_t { gated, plain, moe, none };
+enum class norm_kind : std::uint8_t { rms, layer };
+/// Position encoding: rotary, learned absolute table, ALiBi biases, none.
+enum class pos_kind : std::uint8_t { rope, learned, alibi, none };
+
+/// Roles of weight tensors, GGUF-style names (llama.cpp's LLM_TENSOR_*).
+enum class tensor_role : std::uint8_t {
+    token_embd,
+    pos_embd,
+    token_embd_norm,
+    token_types,
+    output_norm,
+    output,
+    attn_norm,
+    attn_q,
+    attn_k,
+    attn_v,
+    attn_qkv,
+    attn_output,
+    attn_q_norm,
+    attn_k_norm,
+    attn_q_a,
+    attn_q_a_norm,
+    attn_q_b,
+    attn_kv_a,
+    attn_kv_a_norm,
+    attn_kv_b,
+    attn_sinks,
+    attn_post_norm,
+    ffn_norm,
+    ffn_post_norm,
+    ffn_gate,
+    ffn_up,
+    ffn_down,
+    ffn_gate_inp, ///< MoE router
+    ffn_gate_exps,
+    ffn_up_exps,
+    ffn_down_exps,
+    ffn_gate_up_exps,
+    ffn_gate_shexp,
+    ffn_up_shexp,
+    ffn_down_shexp,
+    ffn_gate_inp_shexp,
+    other,
+    count
+};
+std::string_view role_name(tensor_role r);
+/// A matrix that a linear layer multiplies by (LoRA-targetable, quantizable).
+bool is_linear(tensor_role r);
+/// Stored per expert (the tensor's elements are split over n_expert; only n_expert_used are read).
+bool is_expert(tensor_role r);
+
+/// One weight tensor: from a file (GGUF/safetensors) or generated from the architecture.
+struct tensor_desc {
+    std::string name; ///< as in the file, or GGUF-style when generated
+    tensor_role role = tensor_role::other;
+    int layer        = -1;            ///< block index, -1 for global tensors
+    std::vector<std::uint64_t> shape; ///< logical dims, outermost first (HF order: [out, in])
+    dtype type          = dtype::f16;
+    std::uint64_t bytes = 0; ///< exact stored bytes
+    bool is_bias        = false;
+
+    [[nodiscard]] std::uint64_t n_elements() const;
+};
+
+struct layer_desc {
+    attn_kind attn           = attn_kind::gqa;
+    std::uint32_t n_head     = 0;
+    std::uint32_t n_head_kv  = 0;
+    std::uint32_t head_dim_k = 0; ///< per-head K (and Q) width; MLA: qk_nope + qk_rope
+    std::uint32_t head_dim_v = 0; ///< per-head V width
+    std::uint32_t n_swa      = 0; ///< sliding window in tokens; 0 = full attention
+    std::uint64_t n_ff       = 0; ///< dense FFN intermediate size; 0 when the layer has none
+    bool is_moe              = false;
+
+    [[nodiscard]] bool has_kv() const { return attn != attn_kind::none; }
+};
+
+struct moe_desc {
+    std::uint32_t n_expert        = 0;
+    std::uint32_t n_expert_used   = 0;
+    std::uint32_t n_expert_shared = 0;     ///< count of shared experts (DeepSeek) folded into n_ff_shexp
+    std::uint64_t n_ff_expert     = 0;     ///< intermediate size of one routed expert
+    std::uint64_t n_ff_shexp      = 0;     ///< total intermediate size of the shared expert(s)
+    bool shexp_gate               = false; ///< Qwen2-MoE: sigmoid gate on the shared expert
+    bool router_bias              = false;
+};
+
+struct mla_desc {
+    std::uint32_t q_lora_rank      = 0; ///< 0: q is a plain projection
+    std::uint32_t kv_lora_rank     = 0;
+    std::uint32_t qk_nope_head_dim = 0;
+    std::uint32_t qk_rope_head_dim = 0;
+    std::uint32_t v_head_dim       = 0;
+};
+
+/// Pre-quantized checkpoints (config.json quantization_config).
+enum class quant_method : std::uint8_t { none, gptq, awq, bitsandbytes, fp8, compressed_tensors, mxfp4, other };
+struct quant_desc {
+    quant_method method      = quant_method::none;
+    std::uint32_t bits       = 0;
+    std::uint32_t group_size = 0;     ///< elements sharing one scale; 0 = per channel
+    bool nf4                 = false; ///< bitsandbytes 4-bit type nf4 (vs fp4)
+    bool double_quant        = false;
+    std::vector<std::string> modules_not_converted;
+};
+
+enum class weights_source : std::uint8_t { formula, tensors };
+
+struct model_desc {
+    std::string id;       ///< catalog id, path, or file name
+    std::string arch;     ///< model_type ("llama", "qwen2", "deepseek_v3", "gemma3_text" ...)
+    std::string hf_class; ///< architectures[0] when known
+    std::uint32_t n_layer       = 0;
+    std::uint64_t n_embd        = 0;
+    std::uint64_t n_vocab       = 0;
+    std::uint64_t n_ctx_train   = 0;
+    std::uint32_t n_pos_embd    = 0; ///< learned position table rows (pos_kind::learned)
+    std::uint32_t n_token_types = 0; ///< BERT token type rows
+    std::vector<layer_desc> layers;
+
+    ffn_kind ffn           = ffn_kind::gated;
+    norm_kind norm         = norm_kind::rms;
+    pos_kind pos           = pos_kind::rope;
+    bool tied_embd         = false;
+    bool attn_qkv_bias     = false; ///< q/k/v projections carry a bias
+    bool attn_out_bias     = false;
+    bool ffn_bias          = false;
+    bool norm_bias         = false; ///< LayerNorm with bias
+    bool qk_norm           = false; ///< per-head RMSNorm on q and k (Qwen3, OLMo-2 style)
+    bool qk_norm_full      = false; ///< qk norm over the full projection width (OLMo-2)
+    bool fused_qkv         = false; ///< one attn_qkv tensor in the checkpoint
+    bool parallel_block    = false; ///< attention and FFN share one input norm (GPT-J, Phi-2, Falcon)
+    bool post_norms        = false; ///< extra norms after attention and FFN (Gemma-2/3, OLMo-2)
+    bool attn_sinks        = false; ///< learned per-head sink logits (gpt-oss)
+    bool is_encoder        = false;
+    bool has_output_norm   = true;
+    bool embd_norm         = false; ///< LayerNorm after the embeddings (BLOOM, BERT)
+    std::uint32_t rope_dim = 0;     ///< rotary dims per head when partial (Phi-2, GPT-J, NeoX); 0 = all
+
+    moe_desc moe;
+    mla_desc mla;
+    quant_desc quant;
+    dtype torch_dtype = dtype::bf16; ///< the checkpoint's compute dtype
+
+    std::vector<tensor_desc> tensors; ///< read from a file (weights_source::tensors) or generated
+    weights_source source    = weights_source::formula;
+    std::uint64_t file_bytes = 0;          ///< bytes on disk of every file read (0 when unknown)
+    dtype gguf_ftype_main    = dtype::f16; ///< the GGUF's dominant matrix type when read from GGUF
+    bool from_gguf           = false;
+
+    [[nodiscard]] bool is_moe() const { return moe.n_expert > 0; }
+    /// The most common layer (for display): the first attention layer, else layer 0.
+    [[nodiscard]] const layer_desc& typical_layer() const;
+};
+
+/// Parameters, counted from the tensors (real or generated).
+struct param_counts {
+    std::uint64_t total     = 0; ///< every parameter, all experts
+    std::uint64_t active    = 0; ///< used per token (n_expert_used of n_expert routed experts)
+    std::uint64_t embedding = 0; ///< token (and position) embedding rows
+};
+param_counts count_params(const model_desc& m);
+
+/// Sum of tensor bytes.
+std::uint64_t weights_bytes(const model_desc& m);
+
+} // namespace llmplan

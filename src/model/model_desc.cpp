@@ -1,0 +1,111 @@
+#include "llmplan/model_desc.h"
+
+#include <array>
+
+namespace llmplan {
+namespace {
+
+struct role_row {
+    tensor_role role;
+    std::string_view name; ///< GGUF base name (llama.cpp LLM_TENSOR_NAMES)
+    bool linear;
+    bool expert;
+};
+
+// clang-format off
+constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> roles{{
+    {tensor_role::token_embd,         "token_embd",         false, false},
+    {tensor_role::pos_embd,           "position_embd",      false, false},
+    {tensor_role::token_embd_norm,    "token_embd_norm",    false, false},
+    {tensor_role::token_types,        "token_types",        false, false},
+    {tensor_role::output_norm,        "output_norm",        false, false},
+    {tensor_role::output,             "output",             true,  false},
+    {tensor_role::attn_norm,          "attn_norm",          false, false},
+    {tensor_role::attn_q,             "attn_q",             true,  false},
+    {tensor_role::attn_k,             "attn_k",             true,  false},
+    {tensor_role::attn_v,             "attn_v",             true,  false},
+    {tensor_role::attn_qkv,           "attn_qkv",           true,  false},
+    {tensor_role::attn_output,        "attn_output",        true,  false},
+    {tensor_role::attn_q_norm,        "attn_q_norm",        false, false},
+    {tensor_role::attn_k_norm,        "attn_k_norm",        false, false},
+    {tensor_role::attn_q_a,           "attn_q_a",           true,  false},
+    {tensor_role::attn_q_a_norm,      "attn_q_a_norm",      false, false},
+    {tensor_role::attn_q_b,           "attn_q_b",           true,  false},
+    {tensor_role::attn_kv_a,          "attn_kv_a_mqa",      true,  false},
+    {tensor_role::attn_kv_a_norm,     "attn_kv_a_norm",     false, false},
+    {tensor_role::attn_kv_b,          "attn_kv_b",          true,  false},
+    {tensor_role::attn_sinks,         "attn_sinks",         false, false},
+    {tensor_role::attn_post_norm,     "post_attention_norm", false, false},
+    {tensor_role::ffn_norm,           "ffn_norm",           false, false},
+    {tensor_role::ffn_post_norm,      "post_ffw_norm",      false, false},
+    {tensor_role::ffn_gate,           "ffn_gate",           true,  false},
+    {tensor_role::ffn_up,             "ffn_up",             true,  false},
+    {tensor_role::ffn_down,           "ffn_down",           true,  false},
+    {tensor_role::ffn_gate_inp,       "ffn_gate_inp",       true,  false},
+    {tensor_role::ffn_gate_exps,      "ffn_gate_exps",      true,  true},
+    {tensor_role::ffn_up_exps,        "ffn_up_exps",        true,  true},
+    {tensor_role::ffn_down_exps,      "ffn_down_exps",      true,  true},
+    {tensor_role::ffn_gate_up_exps,   "ffn_gate_up_exps",   true,  true},
+    {tensor_role::ffn_gate_shexp,     "ffn_gate_shexp",     true,  false},
+    {tensor_role::ffn_up_shexp,       "ffn_up_shexp",       true,  false},
+    {tensor_role::ffn_down_shexp,     "ffn_down_shexp",     true,  false},
+    {tensor_role::ffn_gate_inp_shexp, "ffn_gate_inp_shexp", false, false},
+    {tensor_role::other,              "other",              false, false},
+}};
+// clang-format on
+
+constexpr bool roles_in_order() {
+    for (std::size_t i = 0; i < roles.size(); ++i)
+        if (static_cast<std::size_t>(roles[i].role) != i) return false;
+    return true;
+}
+static_assert(roles_in_order(), "role table rows must follow the enum order");
+
+} // namespace
+
+std::string_view role_name(tensor_role r) {
+    return roles[static_cast<std::size_t>(r)].name;
+}
+bool is_linear(tensor_role r) {
+    return roles[static_cast<std::size_t>(r)].linear;
+}
+bool is_expert(tensor_role r) {
+    return roles[static_cast<std::size_t>(r)].expert;
+}
+
+std::uint64_t tensor_desc::n_elements() const {
+    std::uint64_t n = 1;
+    for (auto d : shape)
+        n *= d;
+    return n;
+}
+
+const layer_desc& model_desc::typical_layer() const {
+    static const layer_desc empty{};
+    for (const auto& l : layers)
+        if (l.has_kv()) return l;
+    return layers.empty() ? empty : layers.front();
+}
+
+param_counts count_params(const model_desc& m) {
+    param_counts c;
+    for (const auto& t : m.tensors) {
+        const std::uint64_t n = t.n_elements();
+        c.total += n;
+        if (t.role == tensor_role::token_embd || t.role == tensor_role::pos_embd) c.embedding += n;
+        if (is_expert(t.role) && m.moe.n_expert > 0)
+            c.active += n / m.moe.n_expert * m.moe.n_expert_used;
+        else
+            c.active += n;
+    }
+    return c;
+}
+
+std::uint64_t weights_bytes(const model_desc& m) {
+    std::uint64_t b = 0;
+    for (const auto& t : m.tensors)
+        b += t.bytes;
+    return b;
+}
+
+} // namespace llmplan
