@@ -1,0 +1,51 @@
+// Weight bytes at a chosen precision: exact from the tensors when a file was read, else from the
+// tensors the architecture implies, each tensor stored the way its format really stores it.
+#pragma once
+
+#include "llmplan/error.h"
+#include "llmplan/model_desc.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace llmplan {
+
+/// The precision asked for with --weights.
+enum class weight_format : std::uint8_t {
+    native,    ///< as the checkpoint is (its tensors, or torch_dtype / quantization_config)
+    f32,
+    f16,
+    bf16,
+    fp8,       ///< FP8 e4m3 weights with one f32 scale per output channel (vLLM/compressed-tensors)
+    int8,      ///< bitsandbytes LLM.int8(): int8 rows + one f32 scale (SCB) per row
+    int4,      ///< plain 4-bit with group-wise f16 scales (group 128), as GPTQ without zeros
+    nf4,       ///< bitsandbytes NF4: 4-bit, blocks of 64, double-quantized absmax scales
+    gptq_int8, ///< GPTQ 8-bit: packed int32 qweight + f16 scales + packed zeros per group + g_idx
+    gptq_int4,
+    awq,       ///< AWQ 4-bit, group 128, f16 scales + packed zeros
+    gguf,      ///< a llama.cpp file type (q4_k_m ...) through llama-quantize's per-tensor recipe
+};
+
+struct weight_choice {
+    weight_format format = weight_format::native;
+    std::string   gguf_ftype; ///< for format == gguf: "q4_k_m", "q8_0", "iq2_xxs" ...
+};
+
+/// Parse a --weights value (f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 gptq-int4 awq, or any GGUF type name).
+result<weight_choice> parse_weight_choice(std::string_view s);
+std::string           to_string(const weight_choice& c);
+
+struct weights_estimate {
+    std::uint64_t bytes             = 0; ///< stored bytes of every weight tensor
+    std::uint64_t quantized_bytes   = 0; ///< bytes of tensors stored in the quantized format
+    std::uint64_t unquantized_bytes = 0; ///< bytes of tensors kept in 16/32-bit (norms, embeddings ...)
+    dtype         compute_dtype     = dtype::bf16; ///< activations / KV default dtype
+    bool          exact_from_file   = false;
+    std::string   how; ///< one line: what rule produced the bytes
+};
+
+/// Bytes of the weights of m stored as c. Errors when c cannot be produced from m (e.g. NF4 of a GGUF).
+result<weights_estimate> estimate_weights(const model_desc& m, const weight_choice& c);
+
+} // namespace llmplan
