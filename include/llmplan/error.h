@@ -62,6 +62,8 @@ template <class T> class result {
   public:
     result(T v) : v_(std::move(v)) {}                                      // NOLINT(google-explicit-constructor)
     result(unexpected e) : v_(std::in_place_index<1>, std::move(e.err)) {} // NOLINT
+    /// Pass an error of another result on: `if (!r) return r.error();`
+    result(const llmplan::error& e) : v_(std::in_place_index<1>, e) {} // NOLINT
 
     [[nodiscard]] bool has_value() const { return v_.index() == 0; }
     explicit operator bool() const { return has_value(); }

@@ -91,6 +91,8 @@ struct layer_desc {
     std::uint32_t n_swa      = 0; ///< sliding window in tokens; 0 = full attention
     std::uint64_t n_ff       = 0; ///< dense FFN intermediate size; 0 when the layer has none
     bool is_moe              = false;
+    bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
+    bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
 
     [[nodiscard]] bool has_kv() const { return attn != attn_kind::none; }
 };
@@ -102,7 +104,10 @@ struct moe_desc {
     std::uint64_t n_ff_expert     = 0;     ///< intermediate size of one routed expert
     std::uint64_t n_ff_shexp      = 0;     ///< total intermediate size of the shared expert(s)
     bool shexp_gate               = false; ///< Qwen2-MoE: sigmoid gate on the shared expert
-    bool router_bias              = false;
+    bool router_bias              = false; ///< router carries a bias (gpt-oss)
+    bool score_bias               = false; ///< DeepSeek-V3 e_score_correction_bias per expert
+    bool expert_bias              = false; ///< expert matrices carry biases (gpt-oss)
+    bool fused_gate_up            = false; ///< gate and up stored as one expert tensor (gpt-oss)
 };
 
 struct mla_desc {
@@ -138,24 +143,29 @@ struct model_desc {
     std::uint32_t n_token_types = 0; ///< BERT token type rows
     std::vector<layer_desc> layers;
 
-    ffn_kind ffn           = ffn_kind::gated;
-    norm_kind norm         = norm_kind::rms;
-    pos_kind pos           = pos_kind::rope;
-    bool tied_embd         = false;
-    bool attn_qkv_bias     = false; ///< q/k/v projections carry a bias
-    bool attn_out_bias     = false;
-    bool ffn_bias          = false;
-    bool norm_bias         = false; ///< LayerNorm with bias
-    bool qk_norm           = false; ///< per-head RMSNorm on q and k (Qwen3, OLMo-2 style)
-    bool qk_norm_full      = false; ///< qk norm over the full projection width (OLMo-2)
-    bool fused_qkv         = false; ///< one attn_qkv tensor in the checkpoint
-    bool parallel_block    = false; ///< attention and FFN share one input norm (GPT-J, Phi-2, Falcon)
-    bool post_norms        = false; ///< extra norms after attention and FFN (Gemma-2/3, OLMo-2)
-    bool attn_sinks        = false; ///< learned per-head sink logits (gpt-oss)
-    bool is_encoder        = false;
-    bool has_output_norm   = true;
-    bool embd_norm         = false; ///< LayerNorm after the embeddings (BLOOM, BERT)
-    std::uint32_t rope_dim = 0;     ///< rotary dims per head when partial (Phi-2, GPT-J, NeoX); 0 = all
+    ffn_kind ffn                   = ffn_kind::gated;
+    norm_kind norm                 = norm_kind::rms;
+    pos_kind pos                   = pos_kind::rope;
+    bool tied_embd                 = false;
+    bool attn_qkv_bias             = false; ///< q/k/v projections carry a bias
+    bool attn_out_bias             = false;
+    bool ffn_bias                  = false;
+    bool norm_bias                 = false; ///< LayerNorm with bias
+    bool qk_norm                   = false; ///< per-head RMSNorm on q and k (Qwen3, OLMo-2 style)
+    bool qk_norm_full              = false; ///< qk norm over the full projection width (OLMo-2)
+    bool fused_qkv                 = false; ///< one attn_qkv tensor in the checkpoint
+    bool fused_gate_up             = false; ///< one gate+up tensor (Phi-3)
+    bool output_bias               = false; ///< lm_head bias (Phi-2, GPT-J)
+    bool pooler                    = false; ///< encoder pooler dense layer (BERT)
+    bool parallel_block            = false; ///< attention and FFN share one input norm (GPT-J, Phi-2, Falcon)
+    bool post_norms                = false; ///< extra norms after attention and FFN (Gemma-2/3, OLMo-2)
+    bool attn_sinks                = false; ///< learned per-head sink logits (gpt-oss)
+    bool is_encoder                = false;
+    bool has_output_norm           = true;
+    bool embd_norm                 = false; ///< LayerNorm after the embeddings (BLOOM, BERT)
+    std::uint32_t rope_dim         = 0;     ///< rotary dims per head when partial (Phi-2, GPT-J, NeoX); 0 = all
+    std::uint32_t n_norm_per_layer = 2;     ///< 1 for parallel blocks, 4 for sandwich norms (Gemma-2/3)
+    std::vector<std::string> notes;         ///< what the reader assumed or left out (e.g. a vision tower)
 
     moe_desc moe;
     mla_desc mla;

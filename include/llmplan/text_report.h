@@ -1,0 +1,15 @@
+// Human-readable reports for the CLI (the JSON in report.h is the machine interface).
+#pragma once
+
+#include "llmplan/model_desc.h"
+
+#include <string>
+
+namespace llmplan {
+
+std::string model_to_text(const model_desc& m);
+
+/// "7.62 GB (7.10 GiB)"-style size for people.
+std::string human_bytes(std::int64_t bytes);
+
+} // namespace llmplan

@@ -1,0 +1,155 @@
+// The weight tensors an architecture implies: the module lists of each family's modeling code,
+// written once over per-layer facts (attention kind, FFN kind, biases, norms), never per family name.
+#include "model/arch_tensors.h"
+
+#include <fmt/format.h>
+
+namespace llmplan {
+namespace {
+
+class builder {
+  public:
+    explicit builder(model_desc& m) : m_(m) {}
+
+    void add(tensor_role role, int layer, std::vector<std::uint64_t> shape, bool bias = false) {
+        tensor_desc t;
+        t.role    = role;
+        t.layer   = layer;
+        t.shape   = std::move(shape);
+        t.is_bias = bias;
+        // 1-D tensors (norms, biases) are kept in the checkpoint dtype too; quantized formats decide later.
+        t.type  = m_.torch_dtype;
+        t.bytes = tensor_bytes_ceil(t.type, t.n_elements());
+        t.name  = layer < 0 ? fmt::format("{}.{}", role_name(role), bias ? "bias" : "weight")
+                            : fmt::format("blk.{}.{}.{}", layer, role_name(role), bias ? "bias" : "weight");
+        m_.tensors.push_back(std::move(t));
+    }
+    /// A linear layer [out, in] with an optional bias [out] (experts: [n, out, in] and [n, out]).
+    void linear(tensor_role role, int layer, std::uint64_t out, std::uint64_t in, bool bias, std::uint64_t n = 0) {
+        if (n)
+            add(role, layer, {n, out, in});
+        else
+            add(role, layer, {out, in});
+        if (bias) {
+            if (n)
+                add(role, layer, {n, out}, true);
+            else
+                add(role, layer, {out}, true);
+        }
+    }
+    void norm(tensor_role role, int layer, std::uint64_t width) {
+        add(role, layer, {width});
+        if (m_.norm_bias) add(role, layer, {width}, true);
+    }
+
+  private:
+    model_desc& m_;
+};
+
+void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
+    const std::uint64_t e = m.n_embd;
+    if (l.attn == attn_kind::none) {
+        if (l.attn_linear) b.linear(tensor_role::attn_output, il, e, e, false);
+        return;
+    }
+    const std::uint64_t q_out = std::uint64_t{l.n_head} * l.head_dim_k;
+    const std::uint64_t k_out = std::uint64_t{l.n_head_kv} * l.head_dim_k;
+    const std::uint64_t v_out = std::uint64_t{l.n_head_kv} * l.head_dim_v;
+    const std::uint64_t o_in  = std::uint64_t{l.n_head} * l.head_dim_v;
+    if (l.attn == attn_kind::mla) {
+        const auto& a   = m.mla;
+        const auto rope = a.qk_rope_head_dim;
+        if (a.q_lora_rank > 0) {
+            b.linear(tensor_role::attn_q_a, il, a.q_lora_rank, e, false);
+            b.add(tensor_role::attn_q_a_norm, il, {a.q_lora_rank});
+            b.linear(tensor_role::attn_q_b, il, q_out, a.q_lora_rank, false);
+        } else {
+            b.linear(tensor_role::attn_q, il, q_out, e, false);
+        }
+        b.linear(tensor_role::attn_kv_a, il, std::uint64_t{a.kv_lora_rank} + rope, e, false);
+        b.add(tensor_role::attn_kv_a_norm, il, {a.kv_lora_rank});
+        b.linear(tensor_role::attn_kv_b, il, std::uint64_t{l.n_head} * (a.qk_nope_head_dim + a.v_head_dim),
+                 a.kv_lora_rank, false);
+    } else if (m.fused_qkv) {
+        b.linear(tensor_role::attn_qkv, il, q_out + k_out + v_out, e, m.attn_qkv_bias);
+    } else {
+        b.linear(tensor_role::attn_q, il, q_out, e, m.attn_qkv_bias);
+        b.linear(tensor_role::attn_k, il, k_out, e, m.attn_qkv_bias);
+        b.linear(tensor_role::attn_v, il, v_out, e, m.attn_qkv_bias);
+    }
+    b.linear(tensor_role::attn_output, il, e, o_in, m.attn_out_bias);
+    if (m.qk_norm) {
+        b.add(tensor_role::attn_q_norm, il, {m.qk_norm_full ? q_out : l.head_dim_k});
+        b.add(tensor_role::attn_k_norm, il, {m.qk_norm_full ? k_out : l.head_dim_k});
+    }
+    if (m.attn_sinks) b.add(tensor_role::attn_sinks, il, {l.n_head});
+}
+
+void feed_forward(builder& b, const model_desc& m, const layer_desc& l, int il) {
+    const std::uint64_t e = m.n_embd;
+    if (l.is_moe) {
+        const auto& x = m.moe;
+        const auto n  = std::uint64_t{x.n_expert};
+        b.linear(tensor_role::ffn_gate_inp, il, n, e, x.router_bias);
+        if (x.score_bias) b.add(tensor_role::other, il, {n}, true); // e_score_correction_bias
+        if (x.fused_gate_up) {
+            b.linear(tensor_role::ffn_gate_up_exps, il, 2 * x.n_ff_expert, e, x.expert_bias, n);
+        } else {
+            b.linear(tensor_role::ffn_gate_exps, il, x.n_ff_expert, e, x.expert_bias, n);
+            b.linear(tensor_role::ffn_up_exps, il, x.n_ff_expert, e, x.expert_bias, n);
+        }
+        b.linear(tensor_role::ffn_down_exps, il, e, x.n_ff_expert, x.expert_bias, n);
+        if (x.n_ff_shexp > 0) {
+            b.linear(tensor_role::ffn_gate_shexp, il, x.n_ff_shexp, e, false);
+            b.linear(tensor_role::ffn_up_shexp, il, x.n_ff_shexp, e, false);
+            b.linear(tensor_role::ffn_down_shexp, il, e, x.n_ff_shexp, false);
+            if (x.shexp_gate) b.add(tensor_role::ffn_gate_inp_shexp, il, {1, e});
+        }
+        return;
+    }
+    if (l.n_ff == 0) {
+        if (l.ffn_linear) b.linear(tensor_role::ffn_down, il, e, e, false);
+        return;
+    }
+    if (m.ffn == ffn_kind::plain) {
+        b.linear(tensor_role::ffn_up, il, l.n_ff, e, m.ffn_bias);
+    } else if (m.fused_gate_up) {
+        b.linear(tensor_role::ffn_up, il, 2 * l.n_ff, e, m.ffn_bias); // Phi-3 gate_up_proj
+    } else {
+        b.linear(tensor_role::ffn_gate, il, l.n_ff, e, m.ffn_bias);
+        b.linear(tensor_role::ffn_up, il, l.n_ff, e, m.ffn_bias);
+    }
+    b.linear(tensor_role::ffn_down, il, e, l.n_ff, m.ffn_bias);
+}
+
+} // namespace
+
+void generate_tensors(model_desc& m) {
+    m.tensors.clear();
+    builder b(m);
+    const std::uint64_t e = m.n_embd;
+    b.add(tensor_role::token_embd, -1, {m.n_vocab, e});
+    if (m.pos == pos_kind::learned && m.n_pos_embd > 0) b.add(tensor_role::pos_embd, -1, {m.n_pos_embd, e});
+    if (m.n_token_types > 0) b.add(tensor_role::token_types, -1, {m.n_token_types, e});
+    if (m.embd_norm) b.norm(tensor_role::token_embd_norm, -1, e);
+
+    for (std::uint32_t i = 0; i < m.n_layer; ++i) {
+        const auto& l = m.layers[i];
+        const int il  = static_cast<int>(i);
+        // Norms per layer: 1 (parallel block), 2 (pre-attention, pre-FFN), 4 (Gemma sandwich).
+        // DeciLM drops the norm of a no-op sub-block.
+        const bool attn_present = l.has_kv() || l.attn_linear;
+        const bool ffn_present  = l.is_moe || l.n_ff > 0 || l.ffn_linear;
+        if (attn_present || m.n_norm_per_layer == 1) b.norm(tensor_role::attn_norm, il, e);
+        attention(b, m, l, il);
+        if (m.n_norm_per_layer == 4) b.norm(tensor_role::attn_post_norm, il, e);
+        if (m.n_norm_per_layer >= 2 && ffn_present) b.norm(tensor_role::ffn_norm, il, e);
+        feed_forward(b, m, l, il);
+        if (m.n_norm_per_layer == 4) b.norm(tensor_role::ffn_post_norm, il, e);
+    }
+    if (m.pooler) b.linear(tensor_role::other, -1, e, e, true); // BertPooler dense
+    if (m.has_output_norm && !m.is_encoder) b.norm(tensor_role::output_norm, -1, e);
+    if (!m.tied_embd) b.linear(tensor_role::output, -1, m.n_vocab, e, m.output_bias);
+}
+
+} // namespace llmplan

@@ -1,0 +1,82 @@
+#include "model/arch_table.h"
+
+#include <array>
+
+namespace llmplan::detail {
+namespace {
+
+using fk = ffn_kind;
+using nk = norm_kind;
+using pk = pos_kind;
+using lp = layer_pattern;
+using ms = moe_style;
+
+// Sources: each family's modeling_*.py in huggingface/transformers (module lists of the decoder
+// layer), checked by the parameter counts of tests/unit/param_count_test.cpp against the Hub totals.
+// clang-format off
+constexpr std::array arch_rows{
+//  model_type     ffn        norm       pos         qkvb   outb   ffnb   normb  qknorm paral  postn  fqkv   fgu    tied   outb   swa             moe
+arch_row{"llama",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none},
+arch_row{"mistral",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none},
+arch_row{"mixtral",     fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::mixtral},
+arch_row{"qwen2",       fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none},
+arch_row{"qwen2_moe",   fk::moe,   nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::qwen2_moe},
+arch_row{"qwen3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none},
+arch_row{"qwen3_moe",   fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen3_moe},
+arch_row{"gemma",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none},
+arch_row{"gemma2",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, true,  false, false, true,  false, lp::every_other, ms::none},
+arch_row{"gemma3",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::every_nth,   ms::none},
+arch_row{"phi",         fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none},
+arch_row{"phi3",        fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none},
+arch_row{"gpt2",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none},
+arch_row{"gpt_bigcode", fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none},
+arch_row{"gpt_neox",    fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, true,  false, false, false, lp::none,        ms::none},
+arch_row{"gptj",        fk::plain, nk::layer, pk::rope,    false, false, true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none},
+arch_row{"opt",         fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none},
+arch_row{"bloom",       fk::plain, nk::layer, pk::alibi,   true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none},
+arch_row{"falcon",      fk::plain, nk::layer, pk::rope,    false, false, false, true,  false, true,  false, true,  false, true,  false, lp::none,        ms::none},
+arch_row{"starcoder2",  fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none},
+arch_row{"deepseek_v2", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek},
+arch_row{"deepseek_v3", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek},
+arch_row{"gpt_oss",     fk::moe,   nk::rms,   pk::rope,    true,  true,  false, false, false, false, false, false, false, false, false, lp::from_config, ms::gpt_oss},
+arch_row{"glm4",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, true,  false, true,  false, false, lp::none,        ms::none},
+arch_row{"cohere",      fk::gated, nk::layer, pk::rope,    false, false, false, false, false, true,  false, false, false, true,  false, lp::none,        ms::none},
+arch_row{"bert",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none},
+arch_row{"qwen",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none},
+arch_row{"internlm2",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none},
+arch_row{"olmo2",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none},
+arch_row{"nemotron-nas",fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none},
+};
+// clang-format on
+
+struct alias {
+    std::string_view from, to;
+};
+// model_type spellings that share a row (multimodal wrappers' text configs, renamed families).
+constexpr std::array aliases{
+    alias{"gemma3_text",     "gemma3"      },
+    alias{"qwen3_vl_text",   "qwen3"       },
+    alias{"qwen3_vl",        "qwen3"       },
+    alias{"deci",            "nemotron-nas"},
+    alias{"RefinedWebModel", "falcon"      },
+    alias{"RefinedWeb",      "falcon"      },
+    alias{"qwen2_5_vl_text", "qwen2"       },
+};
+
+} // namespace
+
+std::optional<arch_row> find_arch(std::string_view model_type) {
+    for (const auto& a : aliases)
+        if (a.from == model_type) model_type = a.to;
+    for (const auto& r : arch_rows)
+        if (r.model_type == model_type) return r;
+    return std::nullopt;
+}
+
+std::string_view supported_arch_list() {
+    return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
+           "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
+           "glm4, cohere, bert, internlm2, olmo2, nemotron-nas";
+}
+
+} // namespace llmplan::detail

@@ -1,0 +1,53 @@
+// THE architecture table: one row per Hugging Face model_type, the facts of the family that
+// config.json does not state (they live in the family's modeling_*.py in transformers).
+#pragma once
+
+#include "llmplan/model_desc.h"
+
+#include <optional>
+#include <string_view>
+
+namespace llmplan::detail {
+
+enum class layer_pattern : std::uint8_t {
+    none,        ///< every layer full attention (a uniform sliding_window is not applied)
+    from_config, ///< config's layer_types list ("sliding_attention"/"full_attention")
+    every_other, ///< Gemma-2: layer i is sliding when i is even (Gemma2DecoderLayer)
+    every_nth,   ///< Gemma-3: sliding unless (i + 1) % sliding_window_pattern == 0
+};
+
+enum class moe_style : std::uint8_t {
+    none,
+    mixtral,   ///< routed experts only, router without bias
+    qwen2_moe, ///< routed + one shared expert with a sigmoid gate
+    qwen3_moe, ///< routed experts only, mlp_only_layers dense
+    deepseek,  ///< routed + n_shared_experts, first_k_dense_replace dense layers, MLA attention
+    gpt_oss,   ///< fused gate_up experts with biases, router with bias
+};
+
+struct arch_row {
+    std::string_view model_type;
+    ffn_kind ffn;
+    norm_kind norm;
+    pos_kind pos;
+    bool qkv_bias; ///< default when the config has no attention_bias / use_bias key
+    bool out_bias;
+    bool ffn_bias;
+    bool norm_bias;
+    bool qk_norm;
+    bool parallel;   ///< attention and FFN read one normed input (one norm per layer)
+    bool post_norms; ///< Gemma-2/3 sandwich norms: 4 norms per layer
+    bool fused_qkv;  ///< the checkpoint stores q, k, v as one tensor
+    bool fused_gate_up;
+    bool tied_default; ///< tie_word_embeddings when the config does not say
+    bool output_bias;  ///< lm_head carries a bias (Phi-2, GPT-J)
+    layer_pattern swa;
+    moe_style moe;
+};
+
+/// The row for a model_type (aliases such as gemma3_text -> gemma3 resolved), or nullopt.
+std::optional<arch_row> find_arch(std::string_view model_type);
+/// Every supported model_type, for error messages.
+std::string_view supported_arch_list();
+
+} // namespace llmplan::detail

@@ -1,0 +1,20 @@
+// Family code beyond the table: MoE / MLA layouts and the tensor list an architecture implies.
+#pragma once
+
+#include "llmplan/error.h"
+#include "llmplan/model_desc.h"
+#include "model/arch_table.h"
+
+#include <nlohmann/json_fwd.hpp>
+#include <string_view>
+
+namespace llmplan {
+
+/// MoE shape (experts, shared experts, which layers are sparse) and MLA dims, from the config.
+status fill_moe(model_desc& m, const nlohmann::json& cfg, const detail::arch_row& row, std::string_view path);
+
+/// Replace m.tensors by the weight tensors the description implies (GGUF-style names, [out, in]
+/// shapes, m.torch_dtype), as the family's modeling code creates them.
+void generate_tensors(model_desc& m);
+
+} // namespace llmplan

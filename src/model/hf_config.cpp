@@ -1,0 +1,378 @@
+// config.json (Hugging Face) -> model_desc. Field names through one alias table, family facts
+// through the architecture table, per-layer facts (sliding window, dense vs MoE, DeciLM blocks)
+// into model_desc::layers. Tensors are then generated from the description (arch_tensors.cpp).
+#include "llmplan/hf_config.h"
+
+#include "model/arch_table.h"
+#include "model/arch_tensors.h"
+
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+
+namespace llmplan {
+namespace {
+
+using json = nlohmann::json;
+
+enum class field : std::uint8_t {
+    n_layer,
+    n_embd,
+    n_head,
+    n_head_kv,
+    head_dim,
+    n_ff,
+    n_vocab,
+    n_ctx_train,
+    n_expert,
+    n_expert_used,
+    n_ff_expert,
+    n_swa,
+    count
+};
+
+struct field_keys {
+    field f;
+    std::string_view canonical;
+    std::array<std::string_view, 4> keys; ///< HF spellings, first match wins
+};
+
+// One alias table for every family (convert_hf_to_gguf.py's find_hparam lists the same spellings).
+// clang-format off
+constexpr std::array<field_keys, static_cast<std::size_t>(field::count)> hf_keys{{
+    {field::n_layer,       "n_layer",       {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}},
+    {field::n_embd,        "n_embd",        {"hidden_size", "n_embd", "d_model", "dim"}},
+    {field::n_head,        "n_head",        {"num_attention_heads", "n_head", "num_heads", "n_heads"}},
+    {field::n_head_kv,     "n_head_kv",     {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}},
+    {field::head_dim,      "head_dim",      {"head_dim", "kv_channels", "attention_head_dim", ""}},
+    {field::n_ff,          "n_ff",          {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size"}},
+    {field::n_vocab,       "n_vocab",       {"vocab_size", "padded_vocab_size", "n_vocab", ""}},
+    {field::n_ctx_train,   "n_ctx_train",   {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"}},
+    {field::n_expert,      "n_expert",      {"num_local_experts", "num_experts", "n_routed_experts", ""}},
+    {field::n_expert_used, "n_expert_used", {"num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_topk"}},
+    {field::n_ff_expert,   "n_ff_expert",   {"moe_intermediate_size", "expert_intermediate_size", "", ""}},
+    {field::n_swa,         "n_swa",         {"sliding_window", "attention_window", "", ""}},
+}};
+// clang-format on
+
+class reader {
+  public:
+    reader(const json& j, std::string_view path, std::string pointer) : j_(j), path_(path), ptr_(std::move(pointer)) {}
+
+    /// The first alias present with a non-null value.
+    [[nodiscard]] const json* find(field f) const {
+        for (auto k : hf_keys[static_cast<std::size_t>(f)].keys) {
+            if (k.empty()) continue;
+            auto it = j_.find(std::string(k));
+            if (it != j_.end() && !it->is_null()) return &*it;
+        }
+        return nullptr;
+    }
+
+    result<std::uint64_t> get(field f, std::optional<std::uint64_t> fallback = std::nullopt) const {
+        const json* v   = find(f);
+        const auto& row = hf_keys[static_cast<std::size_t>(f)];
+        if (v == nullptr) {
+            if (fallback) return *fallback;
+            return make_error(error_code::missing_field,
+                              fmt::format("no {} (expected one of: {})", row.canonical, key_list(row)), where(""));
+        }
+        if (!v->is_number_integer() || v->get<std::int64_t>() < 0 || v->get<std::int64_t>() > (1ll << 40))
+            return make_error(error_code::bad_value,
+                              fmt::format("{} is {}; expected a non-negative integer", row.canonical, v->dump()),
+                              where(key_of(f)));
+        return v->get<std::uint64_t>();
+    }
+
+    [[nodiscard]] bool flag(std::string_view key, bool fallback) const {
+        auto it = j_.find(std::string(key));
+        if (it == j_.end() || !it->is_boolean()) return fallback;
+        return it->get<bool>();
+    }
+    [[nodiscard]] double number(std::string_view key, double fallback) const {
+        auto it = j_.find(std::string(key));
+        if (it == j_.end() || !it->is_number()) return fallback;
+        return it->get<double>();
+    }
+    [[nodiscard]] std::uint64_t uint(std::string_view key, std::uint64_t fallback) const {
+        auto it = j_.find(std::string(key));
+        if (it == j_.end() || !it->is_number_integer() || it->get<std::int64_t>() < 0) return fallback;
+        return it->get<std::uint64_t>();
+    }
+    [[nodiscard]] std::string where(std::string_view key) const {
+        return fmt::format("{}:{}{}{}", path_, ptr_.empty() ? "/" : ptr_, ptr_.empty() ? "" : "/", key);
+    }
+    [[nodiscard]] const json& raw() const { return j_; }
+
+  private:
+    [[nodiscard]] std::string key_of(field f) const {
+        for (auto k : hf_keys[static_cast<std::size_t>(f)].keys)
+            if (!k.empty() && j_.contains(std::string(k))) return std::string(k);
+        return {};
+    }
+    static std::string key_list(const field_keys& row) {
+        std::string s;
+        for (auto k : row.keys)
+            if (!k.empty()) s += (s.empty() ? "" : ", ") + std::string(k);
+        return s;
+    }
+    const json& j_;
+    std::string_view path_;
+    std::string ptr_;
+};
+
+dtype parse_torch_dtype(const json& j) {
+    for (const char* key : {"torch_dtype", "dtype"}) {
+        auto it = j.find(key);
+        if (it != j.end() && it->is_string()) {
+            if (auto d = dtype_from_name(it->get<std::string>())) return *d;
+        }
+    }
+    // Qwen-1 configs say bf16/fp16/fp32 flags; all false means "auto", and the checkpoint is bf16.
+    if (j.value("fp16", false)) return dtype::f16;
+    if (j.value("fp32", false)) return dtype::f32;
+    return dtype::bf16;
+}
+
+quant_desc parse_quant(const json& j) {
+    quant_desc q;
+    auto it = j.find("quantization_config");
+    if (it == j.end() || !it->is_object()) return q;
+    const json& qc      = *it;
+    const std::string m = qc.value("quant_method", std::string{});
+    if (m == "gptq")
+        q.method = quant_method::gptq;
+    else if (m == "awq")
+        q.method = quant_method::awq;
+    else if (m == "bitsandbytes")
+        q.method = quant_method::bitsandbytes;
+    else if (m == "fp8")
+        q.method = quant_method::fp8;
+    else if (m == "compressed-tensors")
+        q.method = quant_method::compressed_tensors;
+    else if (m == "mxfp4")
+        q.method = quant_method::mxfp4;
+    else
+        q.method = quant_method::other;
+    if (qc.contains("bits") && qc["bits"].is_number_integer()) q.bits = qc["bits"].get<std::uint32_t>();
+    if (qc.contains("w_bit") && qc["w_bit"].is_number_integer()) q.bits = qc["w_bit"].get<std::uint32_t>();
+    for (const char* k : {"group_size", "q_group_size"})
+        if (qc.contains(k) && qc[k].is_number_integer() && qc[k].get<std::int64_t>() > 0)
+            q.group_size = qc[k].get<std::uint32_t>();
+    if (q.method == quant_method::bitsandbytes) {
+        q.bits         = qc.value("load_in_4bit", false) ? 4 : 8;
+        q.nf4          = qc.value("bnb_4bit_quant_type", std::string{"fp4"}) == "nf4";
+        q.double_quant = qc.value("bnb_4bit_use_double_quant", false);
+    }
+    if (q.method == quant_method::fp8 || q.method == quant_method::mxfp4)
+        q.bits = q.method == quant_method::fp8 ? 8 : 4;
+    for (const char* k : {"modules_to_not_convert", "ignore", "llm_int8_skip_modules"})
+        if (qc.contains(k) && qc[k].is_array())
+            for (const auto& s : qc[k])
+                if (s.is_string()) q.modules_not_converted.push_back(s.get<std::string>());
+    return q;
+}
+
+/// DeciLM's FFN width from ffn_mult (modeling_decilm.py _ffn_mult_to_intermediate_size):
+/// int(2 * mult * n_embd / 3) rounded up to a multiple of 256.
+std::uint64_t decilm_ffn(double mult, std::uint64_t n_embd) {
+    const auto n = static_cast<std::uint64_t>(2.0 * mult * static_cast<double>(n_embd) / 3.0);
+    return (n + 255) / 256 * 256;
+}
+
+status fill_deci_layers(model_desc& m, const reader& r) {
+    const auto& blocks = r.raw().at("block_configs");
+    if (!blocks.is_array() || blocks.size() != m.n_layer)
+        return make_error(error_code::inconsistent_dims,
+                          fmt::format("block_configs has {} entries; expected num_hidden_layers = {}",
+                                      blocks.is_array() ? blocks.size() : 0, m.n_layer),
+                          r.where("block_configs"));
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        auto& l         = m.layers[i];
+        const auto& att = blocks[i].value("attention", json::object());
+        const auto& ffn = blocks[i].value("ffn", json::object());
+        if (att.value("no_op", false) || att.value("replace_with_linear", false)) {
+            l.attn        = attn_kind::none;
+            l.attn_linear = att.value("replace_with_linear", false);
+        } else {
+            const auto group = att.value("n_heads_in_group", 1u);
+            if (group == 0 || l.n_head % group != 0)
+                return make_error(error_code::inconsistent_dims, "n_heads_in_group does not divide num_attention_heads",
+                                  r.where(fmt::format("block_configs/{}/attention", i)));
+            l.n_head_kv = l.n_head / group;
+            l.attn      = l.n_head_kv == l.n_head ? attn_kind::mha : attn_kind::gqa;
+        }
+        if (ffn.value("no_op", false) || ffn.value("replace_with_linear", false)) {
+            l.n_ff       = 0;
+            l.ffn_linear = ffn.value("replace_with_linear", false);
+        } else {
+            l.n_ff = decilm_ffn(ffn.value("ffn_mult", 0.0), m.n_embd);
+        }
+    }
+    return ok();
+}
+
+/// Which layers are sliding-window, per the family's pattern.
+void apply_swa(model_desc& m, const reader& r, detail::layer_pattern pattern, std::uint64_t n_swa) {
+    if (n_swa == 0 || pattern == detail::layer_pattern::none) return;
+    const json* types = r.raw().contains("layer_types") ? &r.raw()["layer_types"] : nullptr;
+    const auto nth    = r.uint("sliding_window_pattern", 6); // Gemma3TextConfig default: 5 local : 1 global
+    for (std::uint32_t i = 0; i < m.n_layer; ++i) {
+        bool sliding = false;
+        if (types && types->is_array() && i < types->size() && (*types)[i].is_string())
+            sliding = (*types)[i].get<std::string>() == "sliding_attention";
+        else if (pattern == detail::layer_pattern::every_other)
+            sliding = i % 2 == 0; // Gemma2DecoderLayer: is_sliding = not bool(layer_idx % 2)
+        else if (pattern == detail::layer_pattern::every_nth)
+            sliding = nth > 0 && (i + 1) % nth != 0;
+        if (sliding) m.layers[i].n_swa = static_cast<std::uint32_t>(n_swa);
+    }
+}
+
+} // namespace
+
+result<model_desc> parse_hf_config(std::string_view text, std::string_view path) {
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        return make_error(error_code::bad_json, fmt::format("not valid JSON: {}", e.what()),
+                          fmt::format("{}:offset {}", path, e.byte));
+    }
+    if (!root.is_object())
+        return make_error(error_code::bad_json,
+                          fmt::format("top level is a JSON {}; expected an object", root.type_name()),
+                          std::string(path));
+    try {
+        return model_from_hf_json(root, path);
+    } catch (const json::exception& e) { // a value of the wrong JSON type deep inside
+        return make_error(error_code::bad_value, fmt::format("unexpected value: {}", e.what()), std::string(path));
+    }
+}
+
+result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_view path) {
+    model_desc m;
+    // Multimodal wrappers (Gemma-3, Qwen3-VL) keep the language model under text_config.
+    const bool nested            = root.contains("text_config") && root["text_config"].is_object();
+    const json& cfg              = nested ? root["text_config"] : root;
+    const std::string outer_type = root.value("model_type", std::string{});
+    std::string type             = cfg.value("model_type", outer_type);
+    if (type.empty())
+        return make_error(error_code::missing_field, "no model_type; expected the family name (e.g. \"llama\")",
+                          fmt::format("{}:/model_type", path));
+    auto row = detail::find_arch(type);
+    if (!row)
+        return make_error(
+            error_code::unsupported_arch,
+            fmt::format("model_type \"{}\" is not supported; supported: {}", type, detail::supported_arch_list()),
+            fmt::format("{}:{}model_type", path, nested ? "/text_config/" : "/"));
+    if (nested)
+        m.notes.push_back(fmt::format("{} wrapper: only the language model (text_config) is counted; the "
+                                      "vision tower is not",
+                                      outer_type));
+    reader r(cfg, path, nested ? "/text_config" : "");
+    const bool gemma3 = row->model_type == "gemma3";
+    m.arch            = type;
+    if (root.contains("architectures") && root["architectures"].is_array() && !root["architectures"].empty() &&
+        root["architectures"][0].is_string())
+        m.hf_class = root["architectures"][0].get<std::string>();
+
+    // Gemma3TextConfig defaults (transformers configuration_gemma3.py) for keys the Hub configs omit.
+    auto g3      = [&](std::uint64_t v) { return gemma3 ? std::optional<std::uint64_t>(v) : std::nullopt; };
+    auto n_layer = r.get(field::n_layer);
+    if (!n_layer) return n_layer.error();
+    auto n_embd = r.get(field::n_embd);
+    if (!n_embd) return n_embd.error();
+    auto n_head = r.get(field::n_head, g3(8));
+    if (!n_head) return n_head.error();
+    if (*n_layer == 0 || *n_embd == 0 || *n_head == 0)
+        return make_error(error_code::bad_value, "n_layer, n_embd and n_head must be positive", std::string(path));
+    const bool mqa = cfg.value("multi_query", false); // GPT-BigCode, Falcon-7B: one KV head
+    auto n_head_kv = r.get(field::n_head_kv, mqa ? 1 : (gemma3 ? 4 : *n_head));
+    if (!n_head_kv) return n_head_kv.error();
+    if (*n_head_kv == 0 || *n_head % *n_head_kv != 0)
+        return make_error(error_code::inconsistent_dims,
+                          fmt::format("{} query heads cannot be grouped over {} KV heads", *n_head, *n_head_kv),
+                          r.where("num_key_value_heads"));
+    // head_dim as stated; derived from n_embd / n_head only when the config does not say.
+    auto head_dim = r.get(field::head_dim, gemma3 ? 256 : *n_embd / *n_head);
+    if (!head_dim) return head_dim.error();
+    const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
+    auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
+    if (!n_ff && row->model_type != "nemotron-nas") return n_ff.error();
+    auto n_vocab = r.get(field::n_vocab, g3(262208));
+    if (!n_vocab) return n_vocab.error();
+    auto n_ctx    = r.get(field::n_ctx_train, g3(131072));
+    m.n_layer     = static_cast<std::uint32_t>(*n_layer);
+    m.n_embd      = *n_embd;
+    m.n_vocab     = *n_vocab;
+    m.n_ctx_train = n_ctx ? *n_ctx : 0;
+
+    m.ffn            = row->ffn;
+    m.norm           = row->norm;
+    m.pos            = row->pos;
+    m.norm_bias      = row->norm_bias;
+    m.qk_norm        = row->qk_norm || cfg.value("use_qk_norm", false);
+    m.qk_norm_full   = row->model_type == "olmo2"; // Olmo2Attention: q_norm over n_head * head_dim
+    m.fused_qkv      = row->fused_qkv;
+    m.fused_gate_up  = row->fused_gate_up;
+    m.output_bias    = row->output_bias;
+    m.post_norms     = row->post_norms;
+    m.parallel_block = row->parallel;
+    m.is_encoder     = row->model_type == "bert";
+    m.pooler         = m.is_encoder;
+    m.embd_norm      = row->model_type == "bloom" || m.is_encoder;
+    m.tied_embd      = r.flag("tie_word_embeddings", root.value("tie_word_embeddings", row->tied_default));
+    // Bias switches. Families that hard-code their biases (Qwen-1/2: q, k, v always biased, o never;
+    // GLM-4: o never) ignore the keys; llama-style families follow attention_bias for q, k, v and o
+    // (LlamaAttention); StarCoder2's use_bias and Falcon's bias switch every linear layer.
+    m.attn_qkv_bias       = row->qkv_bias;
+    m.attn_out_bias       = row->out_bias;
+    m.ffn_bias            = row->ffn_bias;
+    const bool fixed_bias = row->model_type == "qwen2" || row->model_type == "qwen2_moe" || row->model_type == "qwen";
+    if (!fixed_bias && cfg.contains("attention_bias") && cfg["attention_bias"].is_boolean()) {
+        m.attn_qkv_bias = cfg["attention_bias"].get<bool>();
+        m.attn_out_bias = row->model_type == "glm4" ? false : m.attn_qkv_bias;
+    }
+    for (const char* key : {"use_bias", "bias"})
+        if (cfg.contains(key) && cfg[key].is_boolean())
+            m.attn_qkv_bias = m.attn_out_bias = m.ffn_bias = cfg[key].get<bool>();
+    if (cfg.contains("mlp_bias") && cfg["mlp_bias"].is_boolean()) m.ffn_bias = cfg["mlp_bias"].get<bool>();
+    m.n_norm_per_layer = row->post_norms ? 4 : (row->parallel ? 1 : 2);
+    if (row->model_type == "falcon" && cfg.value("new_decoder_architecture", false)) m.n_norm_per_layer = 2;
+    m.torch_dtype = parse_torch_dtype(root);
+    m.quant       = parse_quant(root);
+    if (m.pos == pos_kind::learned) {
+        // OPTLearnedPositionalEmbedding keeps 2 extra rows (offset 2); BERT/GPT-2 use the table as is.
+        m.n_pos_embd = static_cast<std::uint32_t>(m.n_ctx_train + (row->model_type == "opt" ? 2 : 0));
+    }
+    if (m.is_encoder) m.n_token_types = static_cast<std::uint32_t>(r.uint("type_vocab_size", 2));
+    const double partial = r.number("partial_rotary_factor", r.number("rotary_pct", 1.0));
+    m.rope_dim           = static_cast<std::uint32_t>(
+        r.uint("rotary_dim", static_cast<std::uint64_t>(std::lround(partial * static_cast<double>(*head_dim)))));
+
+    layer_desc base;
+    base.n_head     = static_cast<std::uint32_t>(*n_head);
+    base.n_head_kv  = static_cast<std::uint32_t>(*n_head_kv);
+    base.head_dim_k = base.head_dim_v = static_cast<std::uint32_t>(*head_dim);
+    base.attn = base.n_head_kv == base.n_head ? attn_kind::mha : base.n_head_kv == 1 ? attn_kind::mqa : attn_kind::gqa;
+    base.n_ff = n_ff ? *n_ff : 0;
+    // Qwen-1 stores intermediate_size as the sum of w1 and w2 (modeling_qwen.py: ff_dim_in = intermediate_size // 2).
+    if (row->model_type == "qwen") base.n_ff /= 2;
+    m.layers.assign(m.n_layer, base);
+
+    if (row->model_type == "nemotron-nas") {
+        if (auto s = fill_deci_layers(m, r); !s) return s.error();
+    }
+    if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();
+    if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
+        apply_swa(m, r, row->swa, *n_swa);
+
+    m.source = weights_source::formula;
+    generate_tensors(m);
+    return m;
+}
+
+} // namespace llmplan

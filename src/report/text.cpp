@@ -1,0 +1,58 @@
+#include "llmplan/text_report.h"
+
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace llmplan {
+
+std::string_view attn_kind_name(attn_kind k); // model_json.cpp
+
+std::string human_bytes(std::int64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    if (std::llabs(bytes) < (1 << 20)) return fmt::format("{:.1f} KiB", b / 1024.0);
+    if (std::llabs(bytes) < (1ll << 30)) return fmt::format("{:.1f} MiB", b / (1 << 20));
+    return fmt::format("{:.2f} GiB", b / (1ll << 30));
+}
+
+std::string model_to_text(const model_desc& m) {
+    const auto p  = count_params(m);
+    const auto& l = m.typical_layer();
+    std::string s;
+    s += fmt::format("model        {}\n", m.id);
+    s += fmt::format("family       {}{}\n", m.arch, m.hf_class.empty() ? "" : " (" + m.hf_class + ")");
+    if (m.is_moe())
+        s += fmt::format("params       {:.3f} B total, {:.3f} B active per token ({} of {} experts{})\n",
+                         static_cast<double>(p.total) / 1e9, static_cast<double>(p.active) / 1e9, m.moe.n_expert_used,
+                         m.moe.n_expert,
+                         m.moe.n_expert_shared ? fmt::format(" + {} shared", m.moe.n_expert_shared) : "");
+    else
+        s += fmt::format("params       {:.3f} B ({} exactly)\n", static_cast<double>(p.total) / 1e9, p.total);
+    s += fmt::format("layers       {} x width {}, vocab {}, trained context {}\n", m.n_layer, m.n_embd, m.n_vocab,
+                     m.n_ctx_train);
+    std::uint32_t swa_layers = 0, kv_layers = 0;
+    for (const auto& x : m.layers) {
+        swa_layers += x.n_swa ? 1 : 0;
+        kv_layers += x.has_kv() ? 1 : 0;
+    }
+    s += fmt::format("attention    {}: {} heads, {} KV heads, head dim {}{}\n", attn_kind_name(l.attn), l.n_head,
+                     l.n_head_kv, l.head_dim_k, l.head_dim_v != l.head_dim_k ? fmt::format("/{}", l.head_dim_v) : "");
+    if (l.attn == attn_kind::mla)
+        s += fmt::format("             latent KV rank {} + rope {} (q rank {})\n", m.mla.kv_lora_rank,
+                         m.mla.qk_rope_head_dim, m.mla.q_lora_rank);
+    if (swa_layers) s += fmt::format("             {} of {} layers sliding-window\n", swa_layers, m.n_layer);
+    if (kv_layers != m.n_layer)
+        s += fmt::format("             {} of {} layers hold a KV cache\n", kv_layers, m.n_layer);
+    if (m.is_moe())
+        s += fmt::format("experts      {} x width {}{}\n", m.moe.n_expert, m.moe.n_ff_expert,
+                         m.moe.n_ff_shexp ? fmt::format(", shared width {}", m.moe.n_ff_shexp) : "");
+    s += fmt::format("weights      {} ({}, {})\n", human_bytes(static_cast<std::int64_t>(weights_bytes(m))),
+                     name(m.torch_dtype),
+                     m.source == weights_source::tensors ? "exact, from the file's tensors"
+                                                         : "from the architecture at the config's dtype");
+    if (m.file_bytes) s += fmt::format("on disk      {}\n", human_bytes(static_cast<std::int64_t>(m.file_bytes)));
+    for (const auto& n : m.notes)
+        s += fmt::format("note         {}\n", n);
+    return s;
+}
+
+} // namespace llmplan

@@ -1,0 +1,110 @@
+// Parameter counts from the architecture alone, against published totals.
+// Expected values: the Hub's safetensors totals (`safetensors.total`) recorded in
+// data/models/SOURCES.md (column "params"), and model cards where the Hub figure counts something
+// else (gpt-oss's MXFP4 blocks; BERT's MLM head). Every one is exact, not within a tolerance.
+#include "llmplan/load.h"
+
+#include <gtest/gtest.h>
+
+namespace llmplan {
+namespace {
+
+struct expected_count {
+    const char* id;
+    std::uint64_t total;
+    std::uint64_t active; // 0 = same as total
+};
+
+// clang-format off
+constexpr expected_count hub_totals[] = {
+    {"meta-llama/Llama-3.1-405B",                405'853'388'800, 0},
+    {"meta-llama/Llama-3.1-70B",                  70'553'706'496, 0},
+    {"meta-llama/Llama-3.1-8B",                    8'030'261'248, 0},
+    {"meta-llama/Llama-3.3-70B-Instruct",         70'553'706'496, 0},
+    {"nvidia/Llama-3_3-Nemotron-Super-49B-v1",    49'867'145'216, 0}, // DeciLM per-layer blocks
+    {"Qwen/Qwen-7B-Chat",                          7'721'324'544, 0},
+    {"Qwen/Qwen3-235B-A22B",                     235'093'634'560, 0},
+    {"Qwen/Qwen2-57B-A14B",                       57'408'658'944, 0},
+    {"Qwen/Qwen2.5-1.5B",                          1'543'714'304, 0},
+    {"Qwen/Qwen2.5-0.5B",                            494'032'768, 0},
+    {"HuggingFaceTB/SmolLM2-1.7B",                 1'711'376'384, 0},
+    {"HuggingFaceTB/SmolLM2-135M",                   134'515'008, 0},
+    {"TinyLlama/TinyLlama-1.1B-Chat-v1.0",         1'100'048'384, 0},
+    {"microsoft/Phi-3.5-mini-instruct",            3'821'079'552, 0},
+    {"mistralai/Mistral-7B-Instruct-v0.3",         7'248'023'552, 0},
+    {"mistralai/Mistral-7B-v0.1",                  7'241'732'096, 0},
+    {"meta-llama/Meta-Llama-3-8B",                 8'030'261'248, 0},
+    // Qwen3-4B: total_size of its model.safetensors.index.json / 2 bytes (bf16).
+    {"Qwen/Qwen3-4B",                              4'022'468'096, 0},
+    // Llama-2-7B Hub total 6,738,417,664 also counts 32 rotary inv_freq buffers of 64 floats
+    // (2,048), which are not parameters.
+    {"meta-llama/Llama-2-7b-hf",                   6'738'415'616, 0},
+};
+// clang-format on
+
+TEST(param_count, matches_hub_totals_exactly) {
+    for (const auto& e : hub_totals) {
+        const auto* entry = find_in_catalog(e.id);
+        ASSERT_NE(entry, nullptr) << e.id;
+        auto m = load_catalog_model(*entry);
+        ASSERT_TRUE(m.has_value()) << m.error().what();
+        EXPECT_EQ(count_params(*m).total, e.total) << e.id;
+    }
+}
+
+// Active parameters of MoE models: model cards state 14B (Qwen2-57B-A14B), 22B (Qwen3-235B-A22B),
+// 37B (DeepSeek-V3), 12.9B (Mixtral 8x7B), 3.3B (Qwen3-30B-A3B), 5.1B (gpt-oss-120b), 3.6B (gpt-oss-20b).
+// The exact figures below are the card figure's arithmetic: shared parts + n_expert_used / n_expert
+// of the routed experts (hand check for Mixtral: 46,702,792,704 - 3/4 of 32 x 3 x 4096 x 14336 x 8).
+TEST(param_count, moe_active) {
+    struct row {
+        const char* id;
+        std::uint64_t total, active;
+    };
+    const row rows[] = {
+        {"mistralai/Mixtral-8x7B-v0.1", 46'702'792'704,  46'702'792'704 - 32ull * 3 * 4096 * 14336 * 6},
+        {"Qwen/Qwen3-30B-A3B",          30'532'122'624,  3'353'032'704                                },
+        {"deepseek-ai/DeepSeek-V3",     671'026'419'200, 37'552'297'472                               },
+        {"openai/gpt-oss-120b",         116'829'156'672, 5'711'982'912                                },
+        {"openai/gpt-oss-20b",          20'914'757'184,  4'187'440'704                                },
+    };
+    for (const auto& r : rows) {
+        auto m = load_catalog_model(*find_in_catalog(r.id));
+        ASSERT_TRUE(m.has_value()) << m.error().what();
+        const auto c = count_params(*m);
+        EXPECT_EQ(c.total, r.total) << r.id;
+        EXPECT_EQ(c.active, r.active) << r.id;
+        EXPECT_LE(c.active, c.total);
+    }
+}
+
+// Classic published counts: GPT-2 124,439,808 and GPT-2 large 774,030,080 (OpenAI / HF cards),
+// BERT-base 109,482,240 (BertModel with pooler), Phi-2 2,779,683,840 (2.78B card).
+TEST(param_count, classic_models) {
+    EXPECT_EQ(count_params(*load_model("openai-community/gpt2")).total, 124'439'808u);
+    EXPECT_EQ(count_params(*load_model("openai-community/gpt2-large")).total, 774'030'080u);
+    EXPECT_EQ(count_params(*load_model("google-bert/bert-base-uncased")).total, 109'482'240u);
+    EXPECT_EQ(count_params(*load_model("microsoft/phi-2")).total, 2'779'683'840u);
+}
+
+TEST(param_count, head_dim_is_read_not_derived) {
+    // Qwen3-8B: 32 heads of 128 over a 4096 width; Gemma-2-9B: head_dim 256 with 3584 / 16 = 224.
+    auto g = load_model("google/gemma-2-9b");
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(g->layers[0].head_dim_k, 256u);
+    EXPECT_EQ(g->layers[0].n_swa, 4096u); // layer 0 slides, layer 1 is global
+    EXPECT_EQ(g->layers[1].n_swa, 0u);
+}
+
+TEST(catalog, lookup_is_case_insensitive_with_aliases) {
+    EXPECT_GE(catalog().size(), 40u);
+    ASSERT_NE(find_in_catalog("qwen/qwen2.5-7b-instruct"), nullptr);
+    EXPECT_EQ(find_in_catalog("QWEN2.5-7B")->id, "Qwen/Qwen2.5-7B");
+    EXPECT_EQ(find_in_catalog("no-such-model"), nullptr);
+    auto bad = load_model("no-such-model");
+    ASSERT_FALSE(bad.has_value());
+    EXPECT_EQ(bad.error().code, error_code::file_not_found);
+}
+
+} // namespace
+} // namespace llmplan
