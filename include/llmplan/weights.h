@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llmplan {
 
@@ -42,6 +43,9 @@ struct weights_estimate {
     std::uint64_t unquantized_bytes = 0; ///< bytes of tensors kept in 16/32-bit (norms, embeddings ...)
     dtype         compute_dtype     = dtype::bf16; ///< activations / KV default dtype
     bool          exact_from_file   = false;
+    std::vector<std::uint64_t> layer_bytes; ///< bytes of each block's tensors (for layer splits)
+    std::uint64_t token_embd_bytes = 0;     ///< input embeddings (llama.cpp keeps them on the CPU)
+    std::uint64_t repackable_bytes = 0;     ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
     std::string   how; ///< one line: what rule produced the bytes
 };
 

@@ -1,0 +1,144 @@
+// llama.cpp: the buffers it reports (model, KV, compute, output) and what becomes resident.
+// Buffer formulas were fitted on llama.cpp's own buffer lines in tests/data/truth/llamacpp_cpu_measured.json
+// (llama.cpp as bundled in node-llama-cpp 3.21.1; notes in tests/data/truth/llamacpp_cpu_notes.md):
+// the KV and output formulas are exact there, the compute formula within a few MiB.
+#include "estimate/engines.h"
+
+#include <algorithm>
+
+namespace llmplan {
+namespace {
+
+constexpr std::uint64_t mib = 1ull << 20;
+
+/// llama.cpp pads the context (KV cells) to a multiple of 256 (llama_context: GGML_PAD(n_ctx, 256)).
+constexpr std::uint64_t ctx_pad = 256;
+std::uint64_t pad(std::uint64_t n, std::uint64_t to) { return (n + to - 1) / to * to; }
+
+/// The graph's non-attention f32 intermediates beyond the logits: r = 5.4 * n_embd * n_ubatch * 4
+/// bytes, the residual of the FA-off compute buffers in llamacpp_cpu_measured.json (5.3 to 5.5).
+constexpr double fa_off_residual_per_embd = 5.4;
+
+/// Tokenizer memory: llama_vocab keeps every token string and every BPE merge in maps. A vocab-only
+/// load costs 160.8 MiB for Qwen2 (151,936 tokens + 151,387 merges) and 216.3 MiB for Llama-3
+/// (128,256 tokens + 280,147 merges) (llamacpp_cpu_measured.json vocab_only_loads); solving the
+/// two gives 557 and 554 bytes per token and per merge, i.e. one rate of ~556 bytes per entry.
+constexpr std::uint64_t tokenizer_bytes_per_entry = 556;
+/// Known BPE merge counts by vocabulary size (the tokenizers above); others assume one merge per token.
+std::uint64_t bpe_merges(std::uint64_t n_vocab) {
+    if (n_vocab == 151936 || n_vocab == 152064) return 151387; // Qwen2/2.5/3 tokenizer
+    if (n_vocab == 128256) return 280147;                      // Llama-3 tokenizer
+    if (n_vocab == 32000 || n_vocab == 32064) return 0;        // SentencePiece (Llama-2, Phi-3): no merges
+    return n_vocab;
+}
+/// Resident working set of an evaluation beyond the buffers: peak RSS minus (baseline + weights +
+/// KV + output + tokenizer) was 20-22 MiB in the 64-token runs of llamacpp_cpu_measured.json.
+constexpr std::uint64_t eval_working_set = 21 * mib;
+/// CUDA context, cuBLAS handles and kernels loaded by the CUDA backend (nvidia-smi minus llama.cpp's
+/// buffers; the common figure for a CUDA 12 context on Ampere/Hopper is 300-500 MiB).
+constexpr std::uint64_t cuda_context_bytes = 400 * mib;
+
+} // namespace
+
+result<inference_estimate> estimate_llamacpp(const model_desc& m, const inference_params& p,
+                                             const weights_estimate& w) {
+    inference_estimate r;
+    r.weights = w;
+    const dtype kv = p.kv_type.value_or(dtype::f16);
+    r.kv_type      = kv;
+
+    // Context: n_ctx is the total over all sequences (llama.cpp -c with -np sequences).
+    const std::uint64_t n_ctx   = pad(p.ctx * p.batch, ctx_pad);
+    const std::uint64_t n_batch = std::min(p.n_batch, n_ctx);
+    const std::uint64_t n_ub    = std::min(p.n_ubatch, n_batch);
+
+    // KV: sliding-window layers keep min(n_ctx, pad(n_swa * n_seq + n_ubatch, 256)) cells
+    // (llama_kv_cache_iswa); the rest keep n_ctx.
+    std::vector<std::uint64_t> kv_layer(m.n_layer, 0);
+    std::uint64_t              kv_total = 0;
+    for (std::uint32_t i = 0; i < m.n_layer; ++i) {
+        const auto&         l     = m.layers[i];
+        const std::uint64_t cells = l.n_swa ? std::min(n_ctx, pad(l.n_swa * p.batch + n_ub, ctx_pad)) : n_ctx;
+        kv_layer[i]               = kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, cells);
+        kv_total += kv_layer[i];
+        r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, 1);
+    }
+
+    // Compute buffer (the scheduler's reserve for one ubatch of n_ub tokens):
+    //   logits for n_ub outputs plus two n_embd-wide f32 rows: n_ub * 4 * (n_vocab + 2 n_embd);
+    //   without flash attention, the f32 KQ scores of every head and the mask over all n_ctx cells
+    //   take over at long context: n_ub * n_ctx * 4 * (n_head + 1) + r.
+    const std::uint64_t n_head  = m.typical_layer().n_head;
+    const std::uint64_t logits  = n_ub * 4 * (m.n_vocab + 2 * m.n_embd);
+    std::uint64_t       compute = logits;
+    if (p.flash_attn) {
+        if (kv != dtype::f16 && kv != dtype::bf16 && kv != dtype::f32) compute += n_ub * m.n_embd * 4; // dequant row
+    } else {
+        const auto kq = n_ub * n_ctx * 4 * (n_head + 1) +
+                        static_cast<std::uint64_t>(fa_off_residual_per_embd * static_cast<double>(m.n_embd * n_ub * 4));
+        compute = std::max(compute, kq);
+    }
+    // Output buffer: one row of f32 logits per sequence (llama_context::output_reserve).
+    const std::uint64_t output = m.n_vocab * 4 * p.batch;
+
+    const std::uint64_t tokenizer = tokenizer_bytes_per_entry * (m.n_vocab + bpe_merges(m.n_vocab));
+    const bool          on_gpu    = p.device != device_kind::cpu && p.gpu_layers != 0;
+
+    if (!on_gpu) {
+        device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
+        // mmap: the mapped file is resident, and ggml-cpu's repacked copy of q4_0 matrices comes on top
+        // (CPU_Mapped + CPU_REPACK buffers); without mmap the repacked copy replaces the original.
+        cpu.parts.weights  = w.bytes + (p.mmap ? w.repackable_bytes : 0);
+        cpu.parts.kv_cache = kv_total;
+        cpu.parts.compute  = compute + output;
+        // Resident: weights, KV and output are written; of the reserved compute buffer only the
+        // pages an evaluation touches become resident (eval_working_set); the tokenizer's maps come on top.
+        const auto resident = static_cast<std::int64_t>(cpu.parts.weights + kv_total + output + tokenizer + eval_working_set);
+        cpu.parts.overhead  = resident - cpu.parts.allocated();
+        cpu.notes.push_back("total is resident memory; the reserved compute buffer is mostly never touched");
+        r.devices.push_back(std::move(cpu));
+        return r;
+    }
+
+    // GPU: layers split over the GPUs (llama.cpp --split-mode layer); layers beyond --gpu-layers stay
+    // on the CPU; token embeddings always stay in host memory (only rows are gathered).
+    const std::uint32_t n_gpu_layers =
+        p.gpu_layers < 0 ? m.n_layer : static_cast<std::uint32_t>(std::min<std::int64_t>(p.gpu_layers, m.n_layer));
+    const std::uint32_t first_gpu_layer = m.n_layer - n_gpu_layers;
+    std::uint64_t       layer_sum = 0;
+    for (auto b : w.layer_bytes) layer_sum += b;
+    const std::uint64_t globals_other = w.bytes - layer_sum - w.token_embd_bytes; // output head + norms
+
+    device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
+    cpu.parts.weights = w.token_embd_bytes;
+    for (std::uint32_t i = 0; i < first_gpu_layer; ++i) {
+        cpu.parts.weights += w.layer_bytes[i];
+        cpu.parts.kv_cache += kv_layer[i];
+    }
+    cpu.parts.compute  = output;
+    cpu.parts.overhead = static_cast<std::int64_t>(tokenizer + eval_working_set);
+    const bool all_on_gpu = n_gpu_layers == m.n_layer;
+    if (!all_on_gpu) cpu.parts.weights += globals_other, cpu.parts.compute += compute;
+
+    const std::uint32_t gpus = std::max<std::uint32_t>(1, p.gpus);
+    for (std::uint32_t g = 0; g < gpus; ++g) {
+        device_breakdown d{"cuda:" + std::to_string(g), p.device, {}, {}};
+        if (p.device == device_kind::metal) d.device = "metal";
+        // Contiguous layer ranges, equal counts (llama.cpp's default tensor split is by free memory;
+        // equal GPUs get equal shares).
+        const std::uint32_t lo = first_gpu_layer + n_gpu_layers * g / gpus;
+        const std::uint32_t hi = first_gpu_layer + n_gpu_layers * (g + 1) / gpus;
+        for (std::uint32_t i = lo; i < hi; ++i) {
+            d.parts.weights += w.layer_bytes[i];
+            d.parts.kv_cache += kv_layer[i];
+        }
+        if (g == gpus - 1 && all_on_gpu) d.parts.weights += globals_other;
+        d.parts.compute  = compute; // every backend reserves a graph buffer for its share
+        d.parts.overhead = static_cast<std::int64_t>(cuda_context_bytes);
+        r.devices.push_back(std::move(d));
+    }
+    r.devices.insert(r.devices.begin(), std::move(cpu));
+    return r;
+}
+
+} // namespace llmplan

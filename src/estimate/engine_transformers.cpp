@@ -1,0 +1,105 @@
+// Hugging Face transformers generate(): torch.cuda.max_memory_allocated = weights + the larger of
+// (prefill: KV of the prompt + one layer's transient activations + logits) and (end of decoding:
+// KV of the whole context + the cache's growth copy + one token's logits).
+#include "estimate/engines.h"
+
+#include <algorithm>
+
+namespace llmplan {
+namespace {
+
+constexpr std::uint64_t mib = 1ull << 20;
+/// CUDA context + cuBLAS/cuDNN workspaces + the caching allocator's unused reserve: what nvidia-smi
+/// shows beyond torch.cuda.max_memory_allocated for one process (typically 0.5-1 GiB on A100/H100
+/// with CUDA 12; we take the middle).
+constexpr std::uint64_t cuda_runtime_bytes = 768 * mib;
+/// transformers >= 4.45 computes only the last position's logits in generate() (logits_to_keep = 1)
+/// for models in the library; remote-code models (Qwen-1, model_type "qwen") compute all positions.
+bool logits_for_all_positions(const model_desc& m) { return m.arch == "qwen"; }
+
+} // namespace
+
+// Transient activations of one decoder layer per token (no autograd, one layer alive at a time):
+// the residual stream and its normed copy and the attention output (4 e), q and the attention
+// output before o_proj (2 q widths), k and v (flash/SDPA kernels keep no t x t scores), and the
+// gated MLP's act(gate), up output and their product alive together (3 n_ff at the peak of down_proj).
+std::uint64_t layer_activation_bytes_per_token(const model_desc& m, std::uint64_t act_bytes, std::uint32_t tp) {
+    const auto&   l    = m.typical_layer();
+    std::uint64_t n_ff = l.n_ff;
+    if (m.is_moe()) n_ff = std::max<std::uint64_t>(m.moe.n_ff_expert * m.moe.n_expert_used, m.moe.n_ff_shexp);
+    for (const auto& x : m.layers) n_ff = std::max(n_ff, x.n_ff);
+    const std::uint64_t q_w  = std::uint64_t{l.n_head} * l.head_dim_k;
+    const std::uint64_t kv_w = std::uint64_t{l.n_head_kv} * (l.head_dim_k + l.head_dim_v);
+    return (4 * m.n_embd + (2 * q_w + kv_w + 3 * n_ff) / tp) * act_bytes;
+}
+
+result<inference_estimate> estimate_transformers(const model_desc& m, const inference_params& p,
+                                                 const weights_estimate& w) {
+    inference_estimate r;
+    r.weights            = w;
+    const dtype act      = w.compute_dtype == dtype::f32 ? dtype::f32 : w.compute_dtype;
+    const dtype kv       = p.kv_type.value_or(act);
+    r.kv_type            = kv;
+    const std::uint64_t a = info(act).bytes_per_block; // bytes per activation element
+    const std::uint64_t b = p.batch;
+    const std::uint64_t prompt = p.prompt ? std::min(p.prompt, p.ctx) : p.ctx;
+
+    // KV: every layer keeps every token (DynamicCache), except sliding layers of models whose cache
+    // is a HybridCache / sliding cache in transformers (Gemma-2/3, gpt-oss): capped at the window.
+    auto kv_at = [&](std::uint64_t tokens) {
+        std::uint64_t s = 0;
+        for (const auto& l : m.layers) {
+            const std::uint64_t cells = l.n_swa ? std::min<std::uint64_t>(tokens, l.n_swa) : tokens;
+            s += kv_layer_bytes(m, l, engine_kind::transformers, kv, kv, cells) * b;
+        }
+        return s;
+    };
+    for (const auto& l : m.layers) r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::transformers, kv, kv, 1);
+    const std::uint64_t kv_full = kv_at(p.ctx);
+    const std::uint64_t kv_prompt = kv_at(prompt);
+    // torch.cat in DynamicCache.update allocates the grown K (or V) of a layer before freeing the old one.
+    const std::uint64_t kv_growth = m.n_layer ? kv_full / m.n_layer / 2 : 0;
+
+    const std::uint64_t per_token = layer_activation_bytes_per_token(m, a, 1);
+    auto act_at = [&](std::uint64_t tokens, std::uint64_t logit_rows) {
+        // logits in the compute dtype, then upcast to f32 for sampling (LogitsProcessor works in f32)
+        return b * tokens * per_token + b * logit_rows * m.n_vocab * (a + 4);
+    };
+    const std::uint64_t prefill_logits = logits_for_all_positions(m) ? prompt : 1;
+    std::uint64_t       prefill        = kv_prompt + act_at(prompt, prefill_logits);
+    std::uint64_t       decode         = kv_full + kv_growth + act_at(1, 1);
+
+    // Quantized kernels' extra buffers: AutoAWQ dequantizes the whole matrix to f16 when
+    // batch x tokens >= 1024 (WQLinear_GEMM); AutoGPTQ's exllama kernels keep a dequantization scratch
+    // of the largest matrix. Both cost one f16 copy of the largest quantized linear layer.
+    std::uint64_t largest = 0;
+    for (const auto& t : m.tensors)
+        if (is_linear(t.role) && !t.is_bias && t.role != tensor_role::output && t.shape.size() == 2)
+            largest = std::max(largest, t.n_elements());
+    const bool gptq = p.weights.format == weight_format::gptq_int4 || p.weights.format == weight_format::gptq_int8 ||
+                      m.quant.method == quant_method::gptq;
+    const bool awq  = p.weights.format == weight_format::awq || m.quant.method == quant_method::awq;
+    if (gptq) prefill += largest * 2, decode += largest * 2;
+    if (awq && b * prompt >= 1024) prefill += largest * 2;
+
+    const std::uint32_t gpus = p.device == device_kind::cpu ? 1 : std::max<std::uint32_t>(1, p.gpus);
+    // device_map="auto" spreads the layers (and their KV) evenly; each device sees its share.
+    for (std::uint32_t g = 0; g < gpus; ++g) {
+        device_breakdown d{p.device == device_kind::cpu ? "cpu" : "cuda:" + std::to_string(g), p.device, {}, {}};
+        if (p.device == device_kind::metal) d.device = "metal";
+        d.parts.weights = w.bytes / gpus;
+        if (prefill >= decode) {
+            d.parts.kv_cache    = kv_prompt / gpus;
+            d.parts.activations = (prefill - kv_prompt) / (g == gpus - 1 ? 1 : gpus); // logits live on the last GPU
+        } else {
+            d.parts.kv_cache    = (kv_full + kv_growth) / gpus;
+            d.parts.activations = (decode - kv_full - kv_growth) / (g == gpus - 1 ? 1 : gpus);
+        }
+        d.parts.overhead = p.device == device_kind::cpu ? 0 : static_cast<std::int64_t>(cuda_runtime_bytes);
+        d.notes.push_back(prefill >= decode ? "peak during prefill of the prompt" : "peak at the end of decoding");
+        r.devices.push_back(std::move(d));
+    }
+    return r;
+}
+
+} // namespace llmplan
