@@ -7,6 +7,8 @@
 // Q3_K fall back to Q4_0 instead of IQ4_NL, and attn_qkv / attn_kv_b follow the attn_v rules.
 #include "llmplan/gguf_recipe.h"
 
+#include "estimate/llama_ftype.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -15,117 +17,40 @@
 namespace llmplan {
 namespace {
 
-// LLAMA_FTYPE_* values of include/llama.h enum llama_ftype (gaps are removed types).
-namespace ft {
-constexpr int all_f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q8_0 = 7, q5_0 = 8, q5_1 = 9, q2_k = 10;
-constexpr int q3_k_s = 11, q3_k_m = 12, q3_k_l = 13, q4_k_s = 14, q4_k_m = 15, q5_k_s = 16;
-constexpr int q5_k_m = 17, q6_k = 18, iq2_xxs = 19, iq2_xs = 20, q2_k_s = 21, iq3_xs = 22;
-constexpr int iq3_xxs = 23, iq1_s = 24, iq4_nl = 25, iq3_s = 26, iq3_m = 27, iq2_s = 28, iq2_m = 29;
-constexpr int iq4_xs = 30, iq1_m = 31, bf16 = 32, tq1_0 = 36, tq2_0 = 37, mxfp4_moe = 38;
-} // namespace ft
-
-// Names: tools/quantize/quantize.cpp QUANT_OPTIONS. Base types: the default_type switch of
-// llama_model_quantize_impl (note IQ2_S -> iq2_xs, IQ2_M -> iq2_s, IQ3_XS / IQ3_M -> iq3_s).
-// clang-format off
-constexpr std::array<gguf_ftype_info, 33> ftype_table{{
-    {"f32",       ft::all_f32,   dtype::f32},
-    {"f16",       ft::f16,       dtype::f16},
-    {"q4_0",      ft::q4_0,      dtype::q4_0},
-    {"q4_1",      ft::q4_1,      dtype::q4_1},
-    {"q8_0",      ft::q8_0,      dtype::q8_0},
-    {"q5_0",      ft::q5_0,      dtype::q5_0},
-    {"q5_1",      ft::q5_1,      dtype::q5_1},
-    {"q2_k",      ft::q2_k,      dtype::q2_k},
-    {"q3_k_s",    ft::q3_k_s,    dtype::q3_k},
-    {"q3_k_m",    ft::q3_k_m,    dtype::q3_k},
-    {"q3_k_l",    ft::q3_k_l,    dtype::q3_k},
-    {"q4_k_s",    ft::q4_k_s,    dtype::q4_k},
-    {"q4_k_m",    ft::q4_k_m,    dtype::q4_k},
-    {"q5_k_s",    ft::q5_k_s,    dtype::q5_k},
-    {"q5_k_m",    ft::q5_k_m,    dtype::q5_k},
-    {"q6_k",      ft::q6_k,      dtype::q6_k},
-    {"iq2_xxs",   ft::iq2_xxs,   dtype::iq2_xxs},
-    {"iq2_xs",    ft::iq2_xs,    dtype::iq2_xs},
-    {"q2_k_s",    ft::q2_k_s,    dtype::q2_k},
-    {"iq3_xs",    ft::iq3_xs,    dtype::iq3_s},
-    {"iq3_xxs",   ft::iq3_xxs,   dtype::iq3_xxs},
-    {"iq1_s",     ft::iq1_s,     dtype::iq1_s},
-    {"iq4_nl",    ft::iq4_nl,    dtype::iq4_nl},
-    {"iq3_s",     ft::iq3_s,     dtype::iq3_s},
-    {"iq3_m",     ft::iq3_m,     dtype::iq3_s},
-    {"iq2_s",     ft::iq2_s,     dtype::iq2_xs},
-    {"iq2_m",     ft::iq2_m,     dtype::iq2_s},
-    {"iq4_xs",    ft::iq4_xs,    dtype::iq4_xs},
-    {"iq1_m",     ft::iq1_m,     dtype::iq1_m},
-    {"bf16",      ft::bf16,      dtype::bf16},
-    {"tq1_0",     ft::tq1_0,     dtype::tq1_0},
-    {"tq2_0",     ft::tq2_0,     dtype::tq2_0},
-    {"mxfp4_moe", ft::mxfp4_moe, dtype::mxfp4},
-}};
-// Aliases accepted by llama-quantize (QUANT_OPTIONS "alias for Q4_K_M" ...), plus "mxfp4".
-constexpr std::array<std::pair<std::string_view, std::string_view>, 4> aliases{{
-    {"q3_k", "q3_k_m"}, {"q4_k", "q4_k_m"}, {"q5_k", "q5_k_m"}, {"mxfp4", "mxfp4_moe"},
-}};
-// clang-format on
+namespace ft = detail::ft;
 
 // The broad kinds llama_tensor_get_type tells apart (by substrings of the GGUF name).
-enum class kind {
-    output,
-    token_embd,
-    attn_v,
-    attn_k,
-    attn_q,
-    attn_qkv,
-    attn_kv_b,
-    attn_output,
-    ffn_down,
-    ffn_gate,
-    ffn_up,
-    other
-};
+// clang-format off
+enum class kind { output, token_embd, attn_v, attn_k, attn_q, attn_qkv, attn_kv_b, attn_output,
+                  ffn_down, ffn_gate, ffn_up, other };
+// clang-format on
 
 bool has(std::string_view s, std::string_view sub) {
     return s.find(sub) != std::string_view::npos;
 }
 
 kind kind_of(const tensor_desc& t) {
+    if (t.is_bias) return kind::other; // "attn_v.bias" is neither "attn_v.weight" nor quantized
+    using r = tensor_role;
+    // clang-format off
     switch (t.role) {
-    case tensor_role::output:
-        return kind::output;
-    case tensor_role::token_embd:
-        return kind::token_embd;
-    case tensor_role::attn_v:
-        return kind::attn_v;
-    case tensor_role::attn_k:
-        return kind::attn_k;
-    case tensor_role::attn_q:
-        return kind::attn_q;
-    case tensor_role::attn_qkv:
-        return kind::attn_qkv;
-    case tensor_role::attn_kv_b:
-        return kind::attn_kv_b;
-    case tensor_role::attn_output:
-        return kind::attn_output;
-    // every name holding "ffn_down" / "ffn_gate" / "ffn_up" (experts and shared experts too)
-    case tensor_role::ffn_down:
-    case tensor_role::ffn_down_exps:
-    case tensor_role::ffn_down_shexp:
-        return kind::ffn_down;
-    case tensor_role::ffn_gate:
-    case tensor_role::ffn_gate_exps:
-    case tensor_role::ffn_gate_up_exps:
-    case tensor_role::ffn_gate_shexp:
-    case tensor_role::ffn_gate_inp_shexp:
-        return kind::ffn_gate;
-    case tensor_role::ffn_up:
-    case tensor_role::ffn_up_exps:
-    case tensor_role::ffn_up_shexp:
-        return kind::ffn_up;
-    case tensor_role::other:
-        break;
-    default:
-        return kind::other;
+    case r::output:      return kind::output;
+    case r::token_embd:  return kind::token_embd;
+    case r::attn_v:      return kind::attn_v;
+    case r::attn_k:      return kind::attn_k;
+    case r::attn_q:      return kind::attn_q;
+    case r::attn_qkv:    return kind::attn_qkv;
+    case r::attn_kv_b:   return kind::attn_kv_b;
+    case r::attn_output: return kind::attn_output;
+    // every name holding "ffn_down" / "ffn_gate" / "ffn_up": experts and shared experts too
+    case r::ffn_down: case r::ffn_down_exps: case r::ffn_down_shexp: return kind::ffn_down;
+    case r::ffn_gate: case r::ffn_gate_exps: case r::ffn_gate_up_exps: case r::ffn_gate_shexp:
+    case r::ffn_gate_inp_shexp: return kind::ffn_gate;
+    case r::ffn_up: case r::ffn_up_exps: case r::ffn_up_shexp: return kind::ffn_up;
+    case r::other: break;
+    default: return kind::other;
     }
+    // clang-format on
     // unknown role: the substring tests of llama_tensor_get_type, in its order
     const std::string_view n = t.name;
     if (n == "output.weight") return kind::output;
@@ -198,13 +123,13 @@ bool comes_before(const tensor_desc& u, const tensor_desc& t) {
     return u.layer != t.layer ? u.layer < t.layer : u.name < t.name;
 }
 
-// How many tensors of kind k llama-quantize meets before t (its i_attention_wv / i_ffn_* counters).
+// How many tensors of kind k llama-quantize quantizes before t (its i_attention_wv / i_ffn_* counters).
 // Without a tensor list: one per layer below t's that has such a tensor.
 int count_before(const model_desc& m, const tensor_desc& t, kind k) {
     int n = 0;
     if (!m.tensors.empty()) {
         for (const auto& u : m.tensors)
-            if (kind_of(u) == k && comes_before(u, t)) ++n;
+            if (kind_of(u) == k && comes_before(u, t) && quantizable(u)) ++n;
         return n;
     }
     const int end = std::min<int>(t.layer, static_cast<int>(m.layers.size()));
@@ -432,31 +357,7 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
     }
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 } // namespace
-
-std::span<const gguf_ftype_info> gguf_ftypes() {
-    return ftype_table;
-}
-
-std::optional<gguf_ftype_info> gguf_ftype_from_name(std::string_view name) {
-    for (const auto& [alias, target] : aliases)
-        if (iequals(name, alias)) name = target;
-    for (const auto& row : ftype_table)
-        if (iequals(name, row.name)) return row;
-    return std::nullopt;
-}
-
-std::optional<gguf_ftype_info> gguf_ftype_from_id(int llama_ftype) {
-    for (const auto& row : ftype_table)
-        if (row.llama_ftype == llama_ftype) return row;
-    return std::nullopt;
-}
 
 dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix) {
     if (!quantizable(t))

@@ -183,6 +183,24 @@ TEST(gguf_recipe, q4_k_m_on_llama_7b) {
         EXPECT_EQ(gguf_recipe_type(bare, t, ftype("q4_k_m")), gguf_recipe_type(m, t, ftype("q4_k_m"))) << t.name;
 }
 
+// Qwen2.5-7B (hidden 3584 = 14 x 256, 28 layers, 28 / 4 heads, untied): llama.cpp's loader census of
+// qwen2.5-7b-instruct-q4_k_m.gguf prints "f32: 141, q4_K: 169, q6_K: 29 tensors" (a load log quoted in
+// many llama.cpp issues). use_more_bits(i, 28) holds for 14 layers; 141 = 28 x (2 norms + 3 biases) + 1.
+TEST(gguf_recipe, q4_k_m_on_qwen25_7b_matches_published_census) {
+    dense_spec s;
+    s.arch = "qwen2", s.n_embd = 3584, s.n_ff = 18944, s.n_vocab = 152064, s.n_layer = 28, s.n_head = 28;
+    s.n_head_kv = 4, s.qkv_bias = true;
+    const auto m = make_dense(s);
+    std::map<dtype, int> n;
+    for (const auto& t : m.tensors)
+        ++n[gguf_recipe_type(m, t, ftype("q4_k_m"))];
+    EXPECT_EQ(n, (std::map<dtype, int>{
+                     {dtype::f32,  141},
+                     {dtype::q4_k, 169},
+                     {dtype::q6_k, 29 }
+    }));
+}
+
 // Qwen2.5-0.5B shape: n_embd 896 = 3.5 x 256, so every matrix reading n_embd falls back to a 32-block
 // type (llama_tensor_get_type): Q4_K -> Q5_0, Q6_K -> Q8_0, Q2_K / Q3_K / IQ4_XS -> IQ4_NL.
 dense_spec qwen05b() {
@@ -209,10 +227,43 @@ TEST(gguf_recipe, rows_not_divisible_by_256_fall_back) {
     EXPECT_EQ(type_of(m, "blk.4.attn_q.weight", "q4_0"), dtype::q4_0); // 896 = 28 x 32
     EXPECT_EQ(type_of(m, "blk.4.attn_q.bias", "q4_k_m"), dtype::f32);
     // n_layer 24: use_more_bits -> 0..2, 21..23 and (i - 3) % 3 == 2 -> 5, 8, 11, 14, 17, 20
-    EXPECT_EQ(layers_with(m, "ffn_down.weight", "q4_k_m", dtype::q6_k),
-              (std::vector<int>{0, 1, 2, 5, 8, 11, 14, 17, 20, 21, 22, 23}));
+    const std::vector<int> more{0, 1, 2, 5, 8, 11, 14, 17, 20, 21, 22, 23};
+    EXPECT_EQ(layers_with(m, "ffn_down.weight", "q4_k_m", dtype::q6_k), more);
+    // attn_v: the same layers (the q/k/v biases do not count), Q6_K falling back to Q8_0
+    EXPECT_EQ(layers_with(m, "attn_v.weight", "q4_k_m", dtype::q8_0), more);
     // gqa 14 / 2 = 7 >= 4: Q2_K gives attn_v Q4_K, which falls back to Q5_0 on 896-wide rows
     EXPECT_EQ(type_of(m, "blk.9.attn_v.weight", "q2_k"), dtype::q5_0);
+}
+
+// Loader censuses of real Qwen2.5-0.5B files quoted in llama.cpp issue logs: Qwen's own Q4_K_M (untied
+// output, 462.96 MiB) "f32 121, q5_0 133, q8_0 13, q4_K 12, q6_K 12" and a tied Q5_K_M "f32 121,
+// q5_1 132, q8_0 13, q5_K 12, q6_K 12". Untied token_embd is Q4_K -> Q5_0; tied it is the output (Q8_0).
+TEST(gguf_recipe, qwen25_05b_matches_published_censuses) {
+    auto census = [](const model_desc& m, std::string_view ft) {
+        std::map<dtype, int> n;
+        for (const auto& t : m.tensors)
+            ++n[gguf_recipe_type(m, t, ftype(ft))];
+        return n;
+    };
+    auto s  = qwen05b();
+    s.tied  = false;
+    using M = std::map<dtype, int>;
+    EXPECT_EQ(census(make_dense(s), "q4_k_m"),
+              (M{
+                  {dtype::f32,  121},
+                  {dtype::q5_0, 133},
+                  {dtype::q8_0, 13 },
+                  {dtype::q4_k, 12 },
+                  {dtype::q6_k, 12 }
+    }));
+    EXPECT_EQ(census(make_dense(qwen05b()), "q5_k_m"),
+              (M{
+                  {dtype::f32,  121},
+                  {dtype::q5_1, 132},
+                  {dtype::q8_0, 13 },
+                  {dtype::q5_k, 12 },
+                  {dtype::q6_k, 12 }
+    }));
 }
 
 // Llama-3-8B shape (32 heads, 8 KV heads: n_gqa = 4) and the GQA rules.
