@@ -28,5 +28,6 @@ void print_json(const nlohmann::json& j);
 
 void add_inspect_command(CLI::App& app);
 void add_models_command(CLI::App& app);
+void add_estimate_command(CLI::App& app);
 
 } // namespace llmplan::cli

@@ -1,6 +1,7 @@
 // Human-readable reports for the CLI (the JSON in report.h is the machine interface).
 #pragma once
 
+#include "llmplan/inference.h"
 #include "llmplan/model_desc.h"
 
 #include <string>
@@ -8,6 +9,8 @@
 namespace llmplan {
 
 std::string model_to_text(const model_desc& m);
+std::string inference_to_text(const model_desc& m, const inference_params& p, const inference_estimate& e);
+std::string training_to_text(const model_desc& m, const training_params& p, const training_estimate& e);
 
 /// "7.62 GB (7.10 GiB)"-style size for people.
 std::string human_bytes(std::int64_t bytes);

@@ -1,0 +1,15 @@
+// Sizes people type ("80GiB", "24 GB", "81121MiB") -> bytes.
+#pragma once
+
+#include "llmplan/error.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace llmplan {
+
+/// Decimal (KB, MB, GB, TB) and binary (KiB, MiB, GiB, TiB) units, or a plain byte count.
+/// `what` names the option or field in the error.
+result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what);
+
+} // namespace llmplan

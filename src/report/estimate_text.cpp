@@ -1,0 +1,59 @@
+#include "llmplan/text_report.h"
+
+#include <fmt/format.h>
+
+namespace llmplan {
+namespace {
+
+std::string devices_table(const std::vector<device_breakdown>& ds) {
+    std::string s = fmt::format("{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "device",
+                                "weights", "kv_cache", "compute", "activation", "grad+optim", "adapters", "overhead",
+                                "TOTAL");
+    for (const auto& d : ds) {
+        const auto& p = d.parts;
+        s += fmt::format("{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", d.device,
+                         human_bytes(static_cast<std::int64_t>(p.weights)),
+                         human_bytes(static_cast<std::int64_t>(p.kv_cache)),
+                         human_bytes(static_cast<std::int64_t>(p.compute)),
+                         human_bytes(static_cast<std::int64_t>(p.activations)),
+                         human_bytes(static_cast<std::int64_t>(p.gradients + p.optimizer + p.master_weights)),
+                         human_bytes(static_cast<std::int64_t>(p.adapters)), human_bytes(p.overhead),
+                         human_bytes(p.total()));
+        for (const auto& n : d.notes) s += fmt::format("{:<10} note: {}\n", "", n);
+    }
+    return s;
+}
+
+} // namespace
+
+std::string inference_to_text(const model_desc& m, const inference_params& p, const inference_estimate& e) {
+    const auto  c = count_params(m);
+    std::string s = fmt::format("{} ({:.2f} B params) on {} ({}), weights {}, ctx {} x {} sequence(s), KV {}\n\n",
+                                m.id, static_cast<double>(c.total) / 1e9, engine_name(p.engine),
+                                p.device == device_kind::cpu ? "cpu" : fmt::format("{} GPU(s)", p.gpus),
+                                to_string(p.weights), p.ctx, p.batch, name(e.kv_type));
+    s += devices_table(e.devices);
+    s += fmt::format("\nweights   {} ({})\n", human_bytes(static_cast<std::int64_t>(e.weights.bytes)), e.weights.how);
+    s += fmt::format("KV cache  {} per token of context (all layers)\n",
+                     human_bytes(static_cast<std::int64_t>(e.kv_bytes_per_token)));
+    s += fmt::format("on disk   {}\n", human_bytes(static_cast<std::int64_t>(e.disk_bytes)));
+    if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
+        s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,
+                         e.vllm_max_model_len);
+    for (const auto& n : e.notes) s += "note      " + n + "\n";
+    return s;
+}
+
+std::string training_to_text(const model_desc& m, const training_params& p, const training_estimate& e) {
+    std::string s = fmt::format("{}: training, {} trainable params{}, seq {} x micro-batch {}, {} GPU(s)\n\n", m.id,
+                                e.trainable_params,
+                                e.lora_params ? fmt::format(" (LoRA rank {}: {} params)", p.lora_rank, e.lora_params) : "",
+                                p.seq, p.micro_batch, p.gpus);
+    s += devices_table(e.devices);
+    s += fmt::format("\ncompute   {:.3g} FLOPs per token trained\n", e.flops_per_token);
+    for (const auto& a : e.assumptions) s += "assumed   " + a + "\n";
+    if (!e.launch_config_json.empty()) s += "\nDeepSpeed config:\n" + e.launch_config_json + "\n";
+    return s;
+}
+
+} // namespace llmplan
