@@ -8,6 +8,7 @@
 
 #include "llmplan/error.h"
 #include "llmplan/model_desc.h"
+#include "llmplan/weights.h"
 
 #include <cstdint>
 #include <optional>
@@ -62,6 +63,7 @@ struct training_params {
     std::uint32_t   gpus         = 1;
     std::uint32_t   zero_stage   = 0;
     bool            offload_optimizer = false;
+    weight_choice   weights{}; ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
 };
 
 struct training_estimate {

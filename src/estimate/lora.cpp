@@ -1,0 +1,123 @@
+// LoRA adapter counting: for each targeted weight W [out, in] an A [r, in] and a B [out, r]
+// (PEFT's LoraLayer), so r * (in + out) parameters; stacked experts [n_expert, out, in] get one
+// pair per expert.
+#include "estimate/training_detail.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string_view>
+
+namespace llmplan::detail {
+namespace {
+
+struct target_row {
+    std::string_view name;
+    std::array<tensor_role, 4> roles;
+    std::size_t n_roles;
+};
+
+// Short names (and the HF module names users also type) -> the tensors they adapt. A fused
+// q/k/v tensor (Qwen-1 c_attn, Phi-3 qkv_proj) is adapted whole when any of q, k, v is named,
+// as PEFT does when the module holding it is targeted. MLA's down/up projections stand in for
+// q and k/v.
+// clang-format off
+constexpr std::array<target_row, 14> target_table{{
+    {"q",         {tensor_role::attn_q, tensor_role::attn_qkv, tensor_role::attn_q_a, tensor_role::attn_q_b}, 4},
+    {"k",         {tensor_role::attn_k, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
+    {"v",         {tensor_role::attn_v, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
+    {"o",         {tensor_role::attn_output}, 1},
+    {"gate",      {tensor_role::ffn_gate, tensor_role::ffn_gate_exps, tensor_role::ffn_gate_shexp, tensor_role::ffn_gate_up_exps}, 4},
+    {"up",        {tensor_role::ffn_up, tensor_role::ffn_up_exps, tensor_role::ffn_up_shexp, tensor_role::ffn_gate_up_exps}, 4},
+    {"down",      {tensor_role::ffn_down, tensor_role::ffn_down_exps, tensor_role::ffn_down_shexp}, 3},
+    {"q_proj",    {tensor_role::attn_q, tensor_role::attn_qkv, tensor_role::attn_q_a, tensor_role::attn_q_b}, 4},
+    {"k_proj",    {tensor_role::attn_k, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
+    {"v_proj",    {tensor_role::attn_v, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
+    {"o_proj",    {tensor_role::attn_output}, 1},
+    {"gate_proj", {tensor_role::ffn_gate, tensor_role::ffn_gate_exps, tensor_role::ffn_gate_shexp, tensor_role::ffn_gate_up_exps}, 4},
+    {"up_proj",   {tensor_role::ffn_up, tensor_role::ffn_up_exps, tensor_role::ffn_up_shexp, tensor_role::ffn_gate_up_exps}, 4},
+    {"down_proj", {tensor_role::ffn_down, tensor_role::ffn_down_exps, tensor_role::ffn_down_shexp}, 3},
+}};
+// clang-format on
+
+const target_row* find_target(std::string_view name) {
+    for (const auto& row : target_table)
+        if (row.name == name) return &row;
+    return nullptr;
+}
+
+bool adaptable(const tensor_desc& t) {
+    // PEFT's "all-linear" takes every nn.Linear except the output layer (lm_head).
+    return is_linear(t.role) && t.role != tensor_role::output && !t.is_bias && t.shape.size() >= 2;
+}
+
+} // namespace
+
+result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets) {
+    if (rank == 0)
+        return make_error(error_code::invalid_params, "LoRA rank 0; expected a rank of at least 1", "--lora-rank");
+    if (rank > m.n_embd)
+        return make_error(error_code::invalid_params,
+                          "LoRA rank " + std::to_string(rank) + " exceeds the hidden size " + std::to_string(m.n_embd) +
+                              "; expected a rank below it",
+                          "--lora-rank");
+    if (targets.empty())
+        return make_error(error_code::invalid_params, "no LoRA target modules; expected all-linear or q,k,v,o,gate,up,down",
+                          "--lora-targets");
+
+    bool all = false;
+    std::vector<bool> wanted(static_cast<std::size_t>(tensor_role::count), false);
+    for (const auto& name : targets) {
+        if (name == "all-linear" || name == "all_linear") {
+            all = true;
+            continue;
+        }
+        const target_row* row = find_target(name);
+        if (row == nullptr)
+            return make_error(error_code::invalid_params,
+                              "unknown LoRA target '" + name + "'; expected all-linear or q,k,v,o,gate,up,down",
+                              "--lora-targets");
+        bool present = false;
+        for (std::size_t i = 0; i < row->n_roles; ++i) {
+            const tensor_role r = row->roles[i];
+            wanted[static_cast<std::size_t>(r)] = true;
+            present = present || std::any_of(m.tensors.begin(), m.tensors.end(),
+                                             [r](const tensor_desc& t) { return t.role == r && adaptable(t); });
+        }
+        if (!present)
+            return make_error(error_code::invalid_params,
+                              "LoRA target '" + name + "' has no matching weight in " +
+                                  (m.arch.empty() ? std::string("this model") : m.arch) + "; expected one of its linear layers",
+                              "--lora-targets");
+    }
+
+    lora_plan plan;
+    std::map<int, std::uint64_t> per_layer;
+    std::vector<bool> seen(static_cast<std::size_t>(tensor_role::count), false);
+    for (const auto& t : m.tensors) {
+        if (!adaptable(t)) continue;
+        if (!all && !wanted[static_cast<std::size_t>(t.role)]) continue;
+        const std::size_t nd = t.shape.size();
+        const std::uint64_t out = t.shape[nd - 2];
+        const std::uint64_t in  = t.shape[nd - 1];
+        std::uint64_t copies = 1;
+        for (std::size_t i = 0; i + 2 < nd; ++i)
+            copies *= t.shape[i]; // one adapter pair per expert
+        plan.matrices.push_back({rank, in, copies});
+        plan.matrices.push_back({out, rank, copies});
+        const std::uint64_t n = static_cast<std::uint64_t>(rank) * (in + out) * copies;
+        plan.params += n;
+        per_layer[t.layer] += n;
+        if (!seen[static_cast<std::size_t>(t.role)]) {
+            seen[static_cast<std::size_t>(t.role)] = true;
+            plan.roles.emplace_back(role_name(t.role));
+        }
+    }
+    for (const auto& [layer, n] : per_layer)
+        plan.largest_layer_params = std::max(plan.largest_layer_params, n);
+    if (plan.params == 0)
+        return make_error(error_code::invalid_params, "no linear layer to adapt in " + m.arch, "--lora-targets");
+    return plan;
+}
+
+} // namespace llmplan::detail

@@ -1,0 +1,314 @@
+// Training memory per GPU: weights, gradients, optimizer states, fp32 master copy, LoRA adapters,
+// activations and the runtime's own memory, for full fine-tuning, LoRA and QLoRA, on one GPU or
+// data parallel with ZeRO 1/2/3 (FSDP), optionally with the optimizer offloaded to the CPU.
+//
+// Two framework habits are modelled (training_detail.h, train_stack) because the published
+// measurements come from both and they allocate differently:
+//  - pure bf16 (--precision bf16) follows torchtune's recipes: bf16 params, grads and optimizer
+//    states, compiled kernels, chunked cross-entropy, FSDP, optimizer step fused into backward for
+//    single-GPU full fine-tuning (recipes/configs/*_full_single_device.yaml: optimizer_in_bwd).
+//  - mixed precision and fp32 follow transformers' Trainer + PEFT (+ DeepSpeed): autocast, eager
+//    kernels, fp32 logits, fp32 trainable params.
+#include "estimate/training_detail.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace llmplan {
+namespace {
+
+using detail::trained_tensor;
+using detail::train_stack;
+
+constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+
+// CUDA context, cuBLAS/cuDNN handles and workspaces and the loaded kernels (flash-attn, bitsandbytes):
+// PyTorch 2.x on A100/H100 shows 0.5-1 GiB in nvidia-smi before the first tensor is allocated.
+constexpr std::uint64_t cuda_context_bytes = 1 * gib;
+// The caching allocator's reserved-but-free memory at a training step's peak (torch reserved -
+// allocated): blocks split for tensors of changing size (logits, recomputed layers) stay cached.
+// One constant of 1.5 GiB is what Qwen's single-GPU LoRA and Q-LoRA tables (nvidia-smi style)
+// leave over the allocations counted here, at every sequence length (bench/accuracy_train.md).
+constexpr std::uint64_t allocator_slack_bytes = 3 * gib / 2;
+// NCCL's communicator buffers for data parallel (NCCL_BUFFSIZE 4 MiB per channel and peer, plus
+// its own context): about 0.5 GiB a GPU.
+constexpr std::uint64_t nccl_bytes = 512 * mib;
+
+bool quantizable(const tensor_desc& t) {
+    // bitsandbytes/GPTQ replace nn.Linear layers except lm_head; embeddings and norms stay 16-bit.
+    return is_linear(t.role) && t.role != tensor_role::output && !t.is_bias && t.shape.size() >= 2;
+}
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+    return b == 0 ? a : (a + b - 1) / b;
+}
+
+// Bytes of tensor t stored as format f (dense tensors at dense_b bytes an element).
+// TODO(weights.h): switch to estimate_weights once it lands on main; the rules are the same.
+std::uint64_t stored_bytes(const tensor_desc& t, weight_format f, std::uint64_t dense_b) {
+    const std::uint64_t n = t.n_elements();
+    if (!quantizable(t)) return n * dense_b;
+    const std::uint64_t in  = t.shape.back();
+    const std::uint64_t out = n / std::max<std::uint64_t>(in, 1);
+    switch (f) {
+    case weight_format::f32: return n * 4;
+    case weight_format::f16:
+    case weight_format::bf16: return n * 2;
+    case weight_format::fp8: return n + out * 4;  // e4m3 + one f32 scale per output channel
+    case weight_format::int8: return n + out * 4; // LLM.int8(): int8 rows + f32 SCB per row
+    case weight_format::nf4:
+        // 4 bits an element; blocks of 64 with an 8-bit absmax each; double quantization adds
+        // one f32 scale per 256 blocks (Dettmers et al. 2023, bitsandbytes quant_state).
+        return n / 2 + ceil_div(n, 64) + 4 * ceil_div(ceil_div(n, 64), 256);
+    case weight_format::int4:
+    case weight_format::awq:
+    case weight_format::gptq_int4:
+        // packed 4-bit qweight, f16 scale and 4-bit zero per group of 128 inputs per output,
+        // GPTQ also an int32 g_idx per input row (auto-gptq QuantLinear buffers).
+        return n / 2 + ceil_div(n, 128) * 2 + ceil_div(n, 128) / 2 +
+               (f == weight_format::gptq_int4 ? in * 4 : 0);
+    case weight_format::gptq_int8: return n + ceil_div(n, 128) * 2 + ceil_div(n, 128) + in * 4;
+    default: return n * dense_b;
+    }
+}
+
+// Optimizer state bytes of one trained tensor.
+std::uint64_t optimizer_bytes(const trained_tensor& t, optimizer_kind k, std::uint64_t state_b) {
+    const std::uint64_t n = t.n_elements();
+    switch (k) {
+    case optimizer_kind::adamw: return 2 * n * state_b; // exp_avg and exp_avg_sq
+    case optimizer_kind::adamw_8bit:
+        // bitsandbytes: two uint8 states + one f32 absmax per 256-element block each; tensors under
+        // min_8bit_size = 4096 elements keep 32-bit states.
+        if (n < 4096) return 2 * n * 4;
+        return 2 * n + 2 * 4 * ceil_div(n, 256);
+    case optimizer_kind::sgd: return n * state_b; // momentum buffer
+    case optimizer_kind::adafactor:
+        // factored second moment: a row and a column vector per matrix (Shazeer & Stern 2018;
+        // transformers' Adafactor keeps them in fp32, no first moment by default).
+        if (t.cols <= 1) return n * 4;
+        return (t.rows + t.cols) * t.count * 4;
+    }
+    return 0;
+}
+
+std::string gib_str(std::uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / static_cast<double>(gib));
+    return buf;
+}
+
+status validate(const model_desc& m, const training_params& p) {
+    auto bad = [](std::string msg, std::string ctx) { return make_error(error_code::invalid_params, std::move(msg), std::move(ctx)); };
+    if (p.micro_batch == 0) return bad("micro-batch 0; expected at least 1 sequence", "--micro-batch");
+    if (p.seq == 0) return bad("sequence length 0; expected at least 1 token", "--seq");
+    if (p.gpus == 0) return bad("0 GPUs; expected at least 1", "--gpus");
+    if (p.zero_stage > 3) return bad("ZeRO stage " + std::to_string(p.zero_stage) + "; expected 0, 1, 2 or 3", "--zero");
+    // Bounds that keep every byte count below 2^64 (a 2^26-token sequence is far beyond any model).
+    if (p.seq > (std::uint64_t{1} << 26) || p.micro_batch > (std::uint64_t{1} << 16) ||
+        p.seq * p.micro_batch > (std::uint64_t{1} << 30))
+        return bad("seq x micro-batch of " + std::to_string(p.seq) + " x " + std::to_string(p.micro_batch) +
+                       " tokens; expected at most 2^30 tokens",
+                   "--seq");
+    if (p.gpus > (1u << 20)) return bad("more than 2^20 GPUs", "--gpus");
+    if (m.tensors.empty() || m.n_layer == 0 || m.n_embd == 0)
+        return make_error(error_code::missing_field, "model has no layers or tensors; expected a described architecture", m.id);
+    if (m.n_embd > (std::uint64_t{1} << 20) || m.n_vocab > (std::uint64_t{1} << 24))
+        return make_error(error_code::inconsistent_dims, "hidden size or vocabulary out of range", m.id);
+    if (p.method == train_method::qlora && m.from_gguf)
+        return bad("QLoRA of a GGUF file: its weights are already llama.cpp-quantized and cannot be re-quantized to NF4; "
+                   "expected the Hugging Face checkpoint",
+                   m.id);
+    if (p.weights.format == weight_format::gguf)
+        return bad("GGUF weight types cannot be trained by PyTorch; expected f32, bf16, f16, int8, nf4 or gptq-int4", "--weights");
+    if (p.method == train_method::full && p.weights.format != weight_format::native &&
+        p.weights.format != weight_format::f32 && p.weights.format != weight_format::f16 &&
+        p.weights.format != weight_format::bf16)
+        return bad("full fine-tuning of quantized weights; expected --method lora/qlora or 16/32-bit weights", "--weights");
+    return ok();
+}
+
+} // namespace
+
+result<training_estimate> estimate_training(const model_desc& m, const training_params& p) {
+    if (auto v = validate(m, p); !v) return make_error(v.error().code, v.error().message, v.error().context);
+
+    training_estimate est;
+    const train_stack stack = p.precision == train_precision::bf16 ? train_stack::torchtune : train_stack::hf_trainer;
+    const bool full         = p.method == train_method::full;
+    const bool mixed        = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
+    const std::uint64_t N   = p.gpus;
+    const std::uint64_t dense_b = p.precision == train_precision::fp32 ? 4 : 2; // 16-bit everywhere but fp32 training
+    auto note = [&est](std::string s) { est.assumptions.push_back(std::move(s)); };
+
+    // ---- what is trained, and the frozen base
+    std::vector<trained_tensor> trained;
+    std::uint64_t base_bytes = 0;
+    std::map<int, std::uint64_t> unit_bytes; // per layer (-1: global tensors counted one by one below)
+    std::uint64_t largest_global = 0;
+    weight_format base_fmt = p.weights.format;
+    if (base_fmt == weight_format::native && p.method == train_method::qlora && m.quant.method == quant_method::none)
+        base_fmt = weight_format::nf4;
+    const bool stored_as_is = base_fmt == weight_format::native && m.quant.method != quant_method::none;
+
+    detail::lora_plan lora;
+    if (!full) {
+        auto lp = detail::plan_lora(m, p.lora_rank, p.lora_targets);
+        if (!lp) return make_error(lp.error().code, lp.error().message, lp.error().context);
+        lora    = std::move(lp.value());
+        trained = lora.matrices;
+        est.lora_params = lora.params;
+    }
+    std::uint64_t largest_tensor = 0;
+    for (const auto& t : m.tensors) {
+        const std::uint64_t n = t.n_elements();
+        std::uint64_t b       = 0;
+        if (full) {
+            b = n * dense_b;
+            trained_tensor tt;
+            tt.cols  = t.shape.empty() ? 1 : t.shape.back();
+            tt.count = 1;
+            for (std::size_t i = 0; i + 2 < t.shape.size(); ++i)
+                tt.count *= t.shape[i];
+            tt.rows = n / std::max<std::uint64_t>(tt.cols * tt.count, 1);
+            if (t.shape.size() < 2) tt = trained_tensor{n, 1, 1};
+            trained.push_back(tt);
+            largest_tensor = std::max(largest_tensor, n);
+        } else {
+            b = stored_as_is ? t.bytes : stored_bytes(t, base_fmt, dense_b);
+        }
+        base_bytes += b;
+        if (t.layer >= 0)
+            unit_bytes[t.layer] += b;
+        else
+            largest_global = std::max(largest_global, b);
+    }
+    std::uint64_t largest_layer = 0;
+    for (const auto& [l, b] : unit_bytes)
+        largest_layer = std::max(largest_layer, b);
+
+    std::uint64_t P = 0;
+    for (const auto& t : trained)
+        P += t.n_elements();
+    est.trainable_params = P;
+
+    // ---- bytes a trained parameter costs
+    // Full: params and grads at the training dtype, fp32 master copy under mixed precision.
+    // LoRA: adapters in fp32 under mixed precision and fp32 (PEFT >= 0.12 autocast_adapter_dtype=True
+    // upcasts them), in bf16 with pure bf16 (torchtune).
+    const std::uint64_t param_b  = full ? dense_b : (p.precision == train_precision::bf16 ? 2 : 4);
+    const std::uint64_t grad_b   = param_b;
+    const std::uint64_t master_b = (full && mixed) ? 4 : 0;
+    // Optimizer states follow the fp32 master/adapters, or the bf16 params in pure bf16 (torch
+    // creates them with zeros_like(param)).
+    const std::uint64_t state_b = p.precision == train_precision::bf16 ? 2 : 4;
+    std::uint64_t opt_total = 0;
+    for (const auto& t : trained)
+        opt_total += optimizer_bytes(t, p.optimizer, state_b);
+
+    const bool sharded   = N > 1 && p.zero_stage >= 1;
+    const std::uint64_t shard_opt  = sharded ? N : 1;
+    const std::uint64_t shard_grad = (N > 1 && p.zero_stage >= 2) ? N : 1;
+    const std::uint64_t shard_w    = (N > 1 && p.zero_stage >= 3) ? N : 1;
+
+    memory_parts g;
+    g.weights        = ceil_div(full ? P * param_b : base_bytes, shard_w);
+    g.adapters       = full ? 0 : ceil_div(P * param_b, shard_w);
+    g.gradients      = ceil_div(P * grad_b, shard_grad);
+    g.optimizer      = ceil_div(opt_total, shard_opt);
+    g.master_weights = ceil_div(P * master_b, shard_opt);
+
+    if (full && stack == train_stack::torchtune && N == 1) {
+        g.gradients = largest_tensor * grad_b;
+        note("single-GPU full fine-tuning in pure bf16: the optimizer steps each parameter as soon as its "
+             "gradient is ready (torchtune optimizer_in_bwd), so only the largest gradient is live");
+    }
+
+    // ---- data-parallel buffers
+    if (N > 1 && p.zero_stage == 0) {
+        g.gradients += P * grad_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
+        note("DDP keeps a second copy of the gradients in its all-reduce buckets");
+    } else if (N > 1 && p.zero_stage <= 2 && stack == train_stack::hf_trainer) {
+        // DeepSpeed reduce + allgather buckets, double-buffered with overlap_comm.
+        g.gradients += 2 * std::min(detail::ds_bucket_elements, P) * grad_b;
+    } else if (N > 1 && p.zero_stage == 3) {
+        // The gathered (unsharded) parameters in use: the largest unit (a layer, the embedding or
+        // lm_head) plus the next layer prefetched.
+        g.weights += std::max(largest_layer, largest_global) + largest_layer;
+        if (stack == train_stack::hf_trainer && !p.offload_optimizer)
+            // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy.
+            g.gradients += std::min(detail::ds_sub_group_elements, ceil_div(P, N)) * 4;
+    }
+
+    // ---- optimizer offload
+    memory_parts host;
+    if (p.offload_optimizer) {
+        host.optimizer      = opt_total;
+        host.master_weights = P * master_b;
+        host.gradients      = stack == train_stack::hf_trainer ? P * 4 : 0; // ZeRO-Offload's fp32 gradient copy
+        g.optimizer = g.master_weights = 0;
+        note("optimizer states (and DeepSpeed's fp32 gradient copy) live in host RAM, summed over all GPUs");
+    }
+
+    // ---- activations, and the optimizer step's temporaries
+    const auto act = detail::estimate_activations(m, p, stack);
+    g.activations  = act.peak_bytes;
+    if (stack == train_stack::hf_trainer && p.zero_stage == 0 && p.optimizer == optimizer_kind::adamw && !p.offload_optimizer) {
+        // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
+        // activations are freed by then, so only what exceeds them raises the peak.
+        const std::uint64_t step_tmp = P * state_b;
+        if (step_tmp > g.activations) g.optimizer += step_tmp - g.activations;
+    }
+
+    g.overhead = static_cast<std::int64_t>(cuda_context_bytes + allocator_slack_bytes + (N > 1 ? nccl_bytes : 0));
+
+    // ---- devices
+    for (std::uint64_t i = 0; i < N; ++i) {
+        device_breakdown d;
+        d.device = "cuda:" + std::to_string(i);
+        d.kind   = device_kind::cuda;
+        d.parts  = g;
+        d.notes  = {"weights " + gib_str(g.weights) + (full ? " (trained copy)" : " (frozen base)"),
+                    "activations " + gib_str(g.activations) + " (logits peak " + gib_str(act.logits_peak_bytes) +
+                        (p.grad_checkpointing ? ", checkpointed layer inputs " + gib_str(act.checkpoint_bytes) : "") + ")"};
+        est.devices.push_back(std::move(d));
+    }
+    if (p.offload_optimizer) {
+        device_breakdown d;
+        d.device = "cpu";
+        d.kind   = device_kind::cpu;
+        d.parts  = host;
+        est.devices.push_back(std::move(d));
+    }
+
+    // ---- FLOPs per token: forward 2N, backward 4N (2N for frozen weights: no weight gradient),
+    // plus one more forward (2N) with recomputation. Embedding lookups are not matmuls.
+    const param_counts pc = count_params(m);
+    const double active   = static_cast<double>(pc.active - std::min(pc.active, pc.embedding));
+    const double recompute = p.grad_checkpointing ? 2.0 : 0.0;
+    est.flops_per_token = full ? (6.0 + recompute) * active
+                               : (4.0 + recompute) * active + 6.0 * static_cast<double>(est.lora_params);
+
+    est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
+
+    // ---- assumptions
+    if (stack == train_stack::torchtune)
+        note("pure bf16 follows torchtune: bf16 params/grads/optimizer states, compiled kernels, chunked cross-entropy, FSDP");
+    else
+        note("mixed precision follows transformers Trainer + PEFT (+ DeepSpeed for --zero): autocast, eager kernels, "
+             "fp32 cross-entropy over the full logits");
+    if (!full)
+        note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "bf16") +
+             ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout 0");
+    note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
+    if (p.zero_stage > 0 && N == 1)
+        note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank: nothing changes" +
+             (p.offload_optimizer ? " except the offload" : ""));
+    if (p.zero_stage == 3 && stack == train_stack::torchtune) note("ZeRO-3 taken as FSDP full sharding (torchtune)");
+    note("overhead: CUDA context 1 GiB + caching-allocator slack 1.5 GiB" + std::string(N > 1 ? " + NCCL 0.5 GiB" : ""));
+    return est;
+}
+
+} // namespace llmplan

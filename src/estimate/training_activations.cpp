@@ -1,0 +1,112 @@
+// Activation memory of one training micro-batch.
+//
+// Reference: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+// Models", which counts what autograd keeps for backward in a GPT layer: s*b*h*(34 + 5*a*s/h)
+// bytes in 16-bit (no recomputation, no sequence parallelism). The same count is redone here per
+// tensor for today's layers, in elements of the activation dtype:
+//   attention : norm input h, q/k/v projection input h, q (n_head*d_k), k and v (n_head_kv*d),
+//               the attention output kept by the fused kernel and the copy fed to o_proj
+//               (n_head*d_v each). Flash/SDPA attention keeps no a*s*s score matrix (their
+//               5*a*s/h term is gone) and there is no dropout (their masks are gone).
+//   gated MLP : norm input h, gate/up input h, then gate and up outputs (2f) when the SiLU*up
+//               product is recomputed by a fused kernel (torch.compile), or gate, SiLU(gate),
+//               up and the product (4f) with eager PyTorch (transformers).
+//   plain MLP : norm input h, up input h, GELU input f (+ its output f in eager).
+//   MoE       : the routed experts' intermediates for n_expert_used experts, the shared expert,
+//               and the tokens copied to each chosen expert (n_expert_used*h).
+//   eager RMSNorm (HF, torchtune without compile) also keeps an fp32 copy of its input: +4 bytes*h.
+// Gradient checkpointing keeps each layer's input (h per token) and recomputes one layer at a
+// time in backward.
+#include "estimate/training_detail.h"
+
+#include <algorithm>
+
+namespace llmplan::detail {
+namespace {
+
+struct layer_bytes {
+    std::uint64_t saved_per_token = 0; ///< bytes kept for backward, per token
+    std::uint64_t widest          = 0; ///< widest intermediate (elements per token)
+};
+
+layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused) {
+    const std::uint64_t h = m.n_embd;
+    // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
+    const std::uint64_t eager_norm_extra = fused ? 0 : 4 * h;
+    std::uint64_t elems = 0;
+    std::uint64_t extra = 0;
+    std::uint64_t widest = h;
+    if (l.has_kv()) {
+        const std::uint64_t q_w = std::uint64_t{l.n_head} * l.head_dim_k;
+        const std::uint64_t k_w = std::uint64_t{l.n_head_kv} * l.head_dim_k;
+        const std::uint64_t v_w = std::uint64_t{l.n_head_kv} * l.head_dim_v;
+        const std::uint64_t o_w = std::uint64_t{l.n_head} * l.head_dim_v;
+        elems += h + h + q_w + k_w + v_w + 2 * o_w;
+        extra += eager_norm_extra;
+        widest = std::max({widest, q_w, o_w});
+    }
+    std::uint64_t f = l.n_ff;
+    std::uint64_t dispatch = 0;
+    bool gated = m.ffn == ffn_kind::gated;
+    if (l.is_moe) {
+        f        = std::uint64_t{m.moe.n_expert_used} * m.moe.n_ff_expert + m.moe.n_ff_shexp;
+        dispatch = std::uint64_t{m.moe.n_expert_used} * h;
+        gated    = true; // every MoE family in the catalog uses SwiGLU experts
+    }
+    if (f > 0) {
+        const std::uint64_t mid = gated ? (fused ? 2 * f : 4 * f) : (fused ? f : 2 * f);
+        elems += (m.parallel_block ? 0 : h) + h + mid + dispatch;
+        extra += m.parallel_block ? 0 : eager_norm_extra;
+        widest = std::max(widest, f);
+    }
+    if (m.post_norms) elems += 2 * h; // Gemma-2/3, OLMo-2: a norm after attention and after the MLP
+    return {elems * act_b + extra, widest};
+}
+
+} // namespace
+
+activation_estimate estimate_activations(const model_desc& m, const training_params& p, train_stack stack) {
+    // 16-bit activations under bf16/fp16 (mixed or pure); fp32 training keeps fp32 ones.
+    const std::uint64_t act_b  = p.precision == train_precision::fp32 ? 4 : 2;
+    const bool fused           = stack == train_stack::torchtune;
+    const std::uint64_t tokens = p.seq * p.micro_batch;
+
+    activation_estimate a;
+    std::uint64_t widest = m.n_embd;
+    for (const auto& l : m.layers) {
+        const layer_bytes lb = layer_activation(m, l, act_b, fused);
+        a.per_layer_saved_bytes += lb.saved_per_token * tokens;
+        a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
+        widest                = std::max(widest, lb.widest);
+    }
+    // Checkpointing keeps the input of every layer (one h-wide activation per token each).
+    a.checkpoint_bytes = std::uint64_t{m.n_layer} * m.n_embd * act_b * tokens;
+    // Backward of one layer holds the incoming gradient and the one being produced for its widest
+    // intermediate, plus the residual stream's gradient twice (h each).
+    a.backward_work_bytes = (2 * widest + 2 * m.n_embd) * act_b * tokens;
+
+    const std::uint64_t logit_elems = tokens * m.n_vocab;
+    if (stack == train_stack::hf_trainer) {
+        // transformers: 16-bit logits (2) + the shifted .contiguous() copy (2) + cross_entropy's fp32
+        // upcast under autocast (4) + its fp32 log_softmax output (4) = 12 bytes at the forward
+        // peak; backward holds the saved log_softmax (4), its gradient (4) and the input gradient
+        // (4) = 12 again. fp32 training: 4 + 4 + 4 the same.
+        a.logits_peak_bytes = logit_elems * 12;
+    } else {
+        // torchtune: the output projection runs in 8 chunks (num_output_chunks) kept in bf16 (2
+        // bytes for all), and CEWithChunkedOutputLoss upcasts one chunk at a time: its fp32 copy,
+        // log_softmax and gradient (12 bytes) for an eighth of the tokens.
+        a.logits_peak_bytes = logit_elems * 2 + logit_elems * 12 / 8;
+    }
+
+    if (p.grad_checkpointing) {
+        // Logits are freed before the first layer is recomputed: the two peaks do not overlap.
+        a.peak_bytes = a.checkpoint_bytes +
+                       std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes);
+    } else {
+        a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
+    }
+    return a;
+}
+
+} // namespace llmplan::detail

@@ -1,0 +1,62 @@
+// Internals of estimate_training: LoRA counting, activation memory, DeepSpeed config.
+//
+// Each piece is a pure function of (model_desc, training_params) so that it can be unit-tested
+// alone; training.cpp adds them up per device.
+#pragma once
+
+#include "llmplan/error.h"
+#include "llmplan/estimate.h"
+#include "llmplan/model_desc.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmplan::detail {
+
+/// One trained matrix (or vector) as an optimizer sees it: `count` copies of [rows, cols]
+/// (count = n_expert for stacked expert tensors; cols = 1 for vectors).
+struct trained_tensor {
+    std::uint64_t rows  = 0;
+    std::uint64_t cols  = 1;
+    std::uint64_t count = 1;
+    [[nodiscard]] std::uint64_t n_elements() const { return rows * cols * count; }
+};
+
+struct lora_plan {
+    std::uint64_t params = 0;              ///< r*(in+out) summed over every targeted matrix (and expert)
+    std::vector<trained_tensor> matrices;  ///< A [r, in] and B [out, r] of every target
+    std::vector<std::string> roles;        ///< tensor roles that got an adapter (for the notes)
+    std::uint64_t largest_layer_params = 0; ///< adapter params of the layer holding the most
+};
+
+/// Adapters for rank r on the targets ("all-linear" or short names q,k,v,o,gate,up,down).
+/// Errors: unknown name, or a target this architecture lacks.
+result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets);
+
+/// Which framework's habits the estimate follows (the sources measured with these two).
+enum class train_stack : std::uint8_t {
+    hf_trainer, ///< transformers Trainer + PEFT (+ DeepSpeed): autocast, eager kernels, full fp32 logits
+    torchtune,  ///< torchtune recipes: pure bf16, compiled (fused) kernels, chunked cross-entropy, FSDP
+};
+
+struct activation_estimate {
+    std::uint64_t per_layer_saved_bytes = 0; ///< sum over layers of what backward keeps, no recomputation
+    std::uint64_t checkpoint_bytes      = 0; ///< layer inputs kept with gradient checkpointing
+    std::uint64_t largest_layer_bytes   = 0; ///< one layer's saved activations (recomputed in backward)
+    std::uint64_t backward_work_bytes   = 0; ///< gradient tensors in flight inside one layer's backward
+    std::uint64_t logits_peak_bytes     = 0; ///< logits and the loss's copies at their peak
+    std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak
+};
+
+/// Activation memory of one micro-batch (Korthikanti et al. 2022, re-derived per layer kind).
+activation_estimate estimate_activations(const model_desc& m, const training_params& p, train_stack stack);
+
+/// DeepSpeed JSON config for the plan (multi-GPU ZeRO); empty for a single GPU without ZeRO.
+std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden_size);
+
+/// DeepSpeed / FSDP knobs the estimate assumes; the config above writes the same values.
+inline constexpr std::uint64_t ds_bucket_elements   = 200'000'000;   // reduce/allgather bucket (Qwen's ds_config_zero2.json: 2e8)
+inline constexpr std::uint64_t ds_sub_group_elements = 1'000'000'000; // DeepSpeed default sub_group_size (ZeRO-3 optimizer step granularity)
+
+} // namespace llmplan::detail
