@@ -111,6 +111,15 @@ std::vector<int> layers_with(const model_desc& m, std::string_view suffix, std::
     return r;
 }
 
+/// How many tensors get each type (llama.cpp's loader prints this census: "type q4_K: 193 tensors").
+std::map<dtype, int> census(const model_desc& m, std::string_view ft) {
+    std::map<dtype, int> n;
+    for (const auto& t : m.tensors)
+        ++n[gguf_recipe_type(m, t, ftype(ft))];
+    return n;
+}
+using counts = std::map<dtype, int>;
+
 // Real llama-quantize outputs (tests/data/truth/llamacpp_cpu_measured.json, tensor_bytes_by_type):
 // each distinct (model, quant_type) rebuilt from its hf_config must give the same bytes per type.
 TEST(gguf_recipe, matches_measured_llamacpp_files) {
@@ -162,12 +171,11 @@ TEST(gguf_recipe, q4_k_m_on_llama_7b) {
     EXPECT_EQ(type_of(m, "blk.0.attn_norm.weight", "q4_k_m"), dtype::f32);
     // Tensor counts: 65 f32 (2 norms x 32 + output_norm), 33 q6_K (16 + 16 + output), 193 q4_K, as
     // llama.cpp reports when loading llama-2-7b.Q4_K_M.gguf.
-    std::map<dtype, int> n;
-    for (const auto& t : m.tensors)
-        ++n[gguf_recipe_type(m, t, ftype("q4_k_m"))];
-    EXPECT_EQ(n[dtype::f32], 65);
-    EXPECT_EQ(n[dtype::q6_k], 33);
-    EXPECT_EQ(n[dtype::q4_k], 193);
+    EXPECT_EQ(census(m, "q4_k_m"), (counts{
+                                       {dtype::f32,  65 },
+                                       {dtype::q4_k, 193},
+                                       {dtype::q6_k, 33 }
+    }));
     // Q5_K_M uses the same layers for Q6_K; Q4_K_S gives Q5_K to the first 4 attn_v and ffn_down
     // (i < n/8 = 4); Q3_K_M gives Q5_K to the first 2 attn_v and the first 2 ffn_down (n/16 = 2).
     EXPECT_EQ(layers_with(m, "attn_v.weight", "q5_k_m", dtype::q6_k), more);
@@ -239,31 +247,14 @@ TEST(gguf_recipe, rows_not_divisible_by_256_fall_back) {
 // output, 462.96 MiB) "f32 121, q5_0 133, q8_0 13, q4_K 12, q6_K 12" and a tied Q5_K_M "f32 121,
 // q5_1 132, q8_0 13, q5_K 12, q6_K 12". Untied token_embd is Q4_K -> Q5_0; tied it is the output (Q8_0).
 TEST(gguf_recipe, qwen25_05b_matches_published_censuses) {
-    auto census = [](const model_desc& m, std::string_view ft) {
-        std::map<dtype, int> n;
-        for (const auto& t : m.tensors)
-            ++n[gguf_recipe_type(m, t, ftype(ft))];
-        return n;
-    };
-    auto s  = qwen05b();
-    s.tied  = false;
-    using M = std::map<dtype, int>;
-    EXPECT_EQ(census(make_dense(s), "q4_k_m"),
-              (M{
-                  {dtype::f32,  121},
-                  {dtype::q5_0, 133},
-                  {dtype::q8_0, 13 },
-                  {dtype::q4_k, 12 },
-                  {dtype::q6_k, 12 }
-    }));
-    EXPECT_EQ(census(make_dense(qwen05b()), "q5_k_m"),
-              (M{
-                  {dtype::f32,  121},
-                  {dtype::q5_1, 132},
-                  {dtype::q8_0, 13 },
-                  {dtype::q5_k, 12 },
-                  {dtype::q6_k, 12 }
-    }));
+    auto s = qwen05b();
+    s.tied = false;
+    // clang-format off
+    EXPECT_EQ(census(make_dense(s), "q4_k_m"), (counts{{dtype::f32, 121}, {dtype::q5_0, 133}, {dtype::q8_0, 13},
+                                                       {dtype::q4_k, 12}, {dtype::q6_k, 12}}));
+    EXPECT_EQ(census(make_dense(qwen05b()), "q5_k_m"), (counts{{dtype::f32, 121}, {dtype::q5_1, 132},
+                                                       {dtype::q8_0, 13}, {dtype::q5_k, 12}, {dtype::q6_k, 12}}));
+    // clang-format on
 }
 
 // Llama-3-8B shape (32 heads, 8 KV heads: n_gqa = 4) and the GQA rules.
@@ -286,6 +277,35 @@ TEST(gguf_recipe, grouped_kv_heads_give_attn_v_more_bits) {
     EXPECT_EQ(type_of(m, "blk.4.attn_output.weight", "iq1_m"), dtype::iq2_xxs);
     EXPECT_EQ(type_of(m, "output.weight", "q8_0"), dtype::q8_0); // Q8_0 output stays Q8_0
     EXPECT_EQ(type_of(m, "output.weight", "q4_0"), dtype::q6_k);
+}
+
+// Phi-3-medium (40 layers, 5120 wide, fused attn_qkv and fused gate+up in ffn_up): a Q4_K_M loader
+// census in a llama.cpp issue log reads "f32 81, q4_K 101, q5_K 40, q6_K 21". attn_qkv has its own
+// rule (Q4_K_M -> Q5_K, all 40); ffn_down takes Q6_K on use_more_bits(i, 40): 5 + 5 + 10 layers.
+TEST(gguf_recipe, fused_qkv_phi3_medium_census) {
+    model_desc m;
+    m.arch = "phi3", m.n_layer = 40, m.fused_qkv = true;
+    add(m, "token_embd.weight", tensor_role::token_embd, -1, {32064, 5120});
+    add(m, "output_norm.weight", tensor_role::output_norm, -1, {5120});
+    add(m, "output.weight", tensor_role::output, -1, {32064, 5120});
+    for (int i = 0; i < 40; ++i) {
+        layer_desc l;
+        l.n_head = 40, l.n_head_kv = 10, l.n_ff = 17920;
+        m.layers.push_back(l);
+        const auto bn = "blk." + std::to_string(i) + ".";
+        add(m, bn + "attn_norm.weight", tensor_role::attn_norm, i, {5120});
+        add(m, bn + "attn_qkv.weight", tensor_role::attn_qkv, i, {5120 + 2 * 1280, 5120});
+        add(m, bn + "attn_output.weight", tensor_role::attn_output, i, {5120, 5120});
+        add(m, bn + "ffn_norm.weight", tensor_role::ffn_norm, i, {5120});
+        add(m, bn + "ffn_up.weight", tensor_role::ffn_up, i, {2 * 17920, 5120});
+        add(m, bn + "ffn_down.weight", tensor_role::ffn_down, i, {5120, 17920});
+    }
+    EXPECT_EQ(census(m, "q4_k_m"), (counts{
+                                       {dtype::f32,  81 },
+                                       {dtype::q4_k, 101},
+                                       {dtype::q5_k, 40 },
+                                       {dtype::q6_k, 21 }
+    }));
 }
 
 // Llama-3-70B shape: 80 layers with grouped KV is LLM_TYPE_70B, whose attn_v Q3_K / Q4_K become Q5_K.
