@@ -11,23 +11,31 @@ constexpr std::uint64_t max_ctx = 1ull << 31;
 
 std::string_view engine_name(engine_kind e) {
     switch (e) {
-    case engine_kind::llama_cpp: return "llama.cpp";
-    case engine_kind::vllm: return "vllm";
-    case engine_kind::transformers: return "transformers";
+    case engine_kind::llama_cpp:
+        return "llama.cpp";
+    case engine_kind::vllm:
+        return "vllm";
+    case engine_kind::transformers:
+        return "transformers";
     }
     return "?";
 }
 
 status validate(const model_desc& m, const inference_params& p) {
-    auto bad = [](std::string msg, std::string opt) { return make_error(error_code::invalid_params, std::move(msg), std::move(opt)); };
+    auto bad = [](std::string msg, std::string opt) {
+        return make_error(error_code::invalid_params, std::move(msg), std::move(opt));
+    };
     if (p.ctx == 0 || p.ctx > max_ctx) return bad(fmt::format("{} tokens; expected 1 to 2^31", p.ctx), "--ctx");
-    if (p.batch == 0 || p.batch > max_ctx) return bad(fmt::format("{} sequences; expected at least 1", p.batch), "--batch");
+    if (p.batch == 0 || p.batch > max_ctx)
+        return bad(fmt::format("{} sequences; expected at least 1", p.batch), "--batch");
     if (p.ctx * p.batch > max_ctx) return bad("ctx x batch exceeds 2^31 tokens", "--batch");
-    if (p.prompt > p.ctx) return bad(fmt::format("prompt of {} tokens is longer than ctx {}", p.prompt, p.ctx), "--prompt");
+    if (p.prompt > p.ctx)
+        return bad(fmt::format("prompt of {} tokens is longer than ctx {}", p.prompt, p.ctx), "--prompt");
     if (p.gpus == 0 || p.gpus > 1024) return bad("expected 1 to 1024 GPUs", "--gpus");
     if (p.n_batch == 0 || p.n_ubatch == 0) return bad("expected a positive batch size", "--n-batch/--ubatch");
     if (p.gpu_layers > static_cast<std::int64_t>(m.n_layer))
-        return bad(fmt::format("{} GPU layers asked; the model has {} layers", p.gpu_layers, m.n_layer), "--gpu-layers");
+        return bad(fmt::format("{} GPU layers asked; the model has {} layers", p.gpu_layers, m.n_layer),
+                   "--gpu-layers");
     if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");
     if (p.max_num_seqs == 0) return bad("expected at least 1", "--max-num-seqs");
@@ -41,12 +49,18 @@ status validate(const model_desc& m, const inference_params& p) {
         return bad("vLLM's estimate covers CUDA GPUs", "--device");
     if (p.kv_type) {
         const dtype k = *p.kv_type;
-        const bool  llama_ok = k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::q8_0 || k == dtype::q4_0;
-        const bool  torch_ok = k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::f8_e4m3;
+        const bool llama_ok =
+            k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::q8_0 || k == dtype::q4_0;
+        // transformers: q8_0 stands for an int8 cache with per-token scales (Qwen-1's use_cache_quantization,
+        // quanto's QuantizedCache); the block size of 32 with one f16 scale is the closest storage.
+        const bool torch_ok = k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::f8_e4m3 ||
+                              (p.engine == engine_kind::transformers && k == dtype::q8_0);
         if (p.engine == engine_kind::llama_cpp && !llama_ok)
-            return bad(fmt::format("llama.cpp has no {} KV cache; expected f32 f16 bf16 q8_0 q4_0", name(k)), "--kv-type");
+            return bad(fmt::format("llama.cpp has no {} KV cache; expected f32 f16 bf16 q8_0 q4_0", name(k)),
+                       "--kv-type");
         if (p.engine != engine_kind::llama_cpp && !torch_ok)
-            return bad(fmt::format("{} has no {} KV cache; expected f32 f16 bf16 fp8", engine_name(p.engine), name(k)),
+            return bad(fmt::format("{} has no {} KV cache; expected f32 f16 bf16 fp8{}", engine_name(p.engine), name(k),
+                                   p.engine == engine_kind::transformers ? " q8_0" : ""),
                        "--kv-type");
         if (p.engine == engine_kind::transformers && k == dtype::f8_e4m3)
             return bad("transformers' default cache has no fp8 KV", "--kv-type");
