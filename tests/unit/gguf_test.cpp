@@ -2,11 +2,10 @@
 #include "llmplan/gguf.h"
 #include "unit/gguf_writer.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 
 namespace llmplan {
 namespace {
@@ -146,7 +145,7 @@ TEST(gguf, llama_2_tiny_random) {
     ASSERT_EQ(f->tensors.size(), 12u);
     EXPECT_TRUE(f->data_checked);
     EXPECT_EQ(f->data_end, f->file_size_bytes); // README: data ends exactly at EOF
-    EXPECT_EQ(f->data_offset, 724416u);          // header ends at 724398; next multiple of 32
+    EXPECT_EQ(f->data_offset, 724416u);         // header ends at 724398; next multiple of 32
     auto m = model_from_gguf(*f, path);
     ASSERT_TRUE(m.has_value()) << m.error().what();
     EXPECT_EQ(m->id, "LLaMA v2");
@@ -195,12 +194,16 @@ TEST(gguf, split_files_merge) {
     auto base = tiny_llama_spec();
     auto p1   = base;
     p1.tensors.resize(4);
-    auto p2  = gguf_spec{};
+    auto p2 = gguf_spec{};
     p2.tensors.assign(base.tensors.begin() + 4, base.tensors.end());
     p1.kvs.push_back({"split.no", v_u16(0)});
     p1.kvs.push_back({"split.count", v_u16(2)});
     p1.kvs.push_back({"split.tensors.count", v_i32(8)});
-    p2.kvs = {{"split.no", v_u16(1)}, {"split.count", v_u16(2)}, {"split.tensors.count", v_i32(8)}};
+    p2.kvs = {
+        {"split.no",            v_u16(1)},
+        {"split.count",         v_u16(2)},
+        {"split.tensors.count", v_i32(8)}
+    };
     const auto b1 = build(p1), b2 = build(p2);
     write_file(dir / "m-00001-of-00002.gguf", b1);
 
@@ -243,15 +246,15 @@ TEST(gguf, model_mapping_from_tiny_spec) {
 TEST(gguf, per_layer_arrays_swa_and_moe) {
     gguf_spec s;
     s.kvs = {
-        {"general.architecture", v_str("gemma2")},
-        {"gemma2.block_count", v_u32(4)},
-        {"gemma2.embedding_length", v_u32(256)},
-        {"gemma2.feed_forward_length", v_u32_array({512, 512, 1024, 1024})},
-        {"gemma2.attention.head_count", v_u32(8)},
-        {"gemma2.attention.head_count_kv", v_u32_array({8, 4, 1, 0})},
-        {"gemma2.attention.key_length", v_u32(64)},
-        {"gemma2.attention.value_length", v_u32(48)},
-        {"gemma2.attention.sliding_window", v_u32(4096)},
+        {"general.architecture",            v_str("gemma2")                    },
+        {"gemma2.block_count",              v_u32(4)                           },
+        {"gemma2.embedding_length",         v_u32(256)                         },
+        {"gemma2.feed_forward_length",      v_u32_array({512, 512, 1024, 1024})},
+        {"gemma2.attention.head_count",     v_u32(8)                           },
+        {"gemma2.attention.head_count_kv",  v_u32_array({8, 4, 1, 0})          },
+        {"gemma2.attention.key_length",     v_u32(64)                          },
+        {"gemma2.attention.value_length",   v_u32(48)                          },
+        {"gemma2.attention.sliding_window", v_u32(4096)                        },
     };
     auto f = read_gguf(build(s), "g.gguf");
     ASSERT_TRUE(f.has_value());
@@ -281,25 +284,25 @@ TEST(gguf, per_layer_arrays_swa_and_moe) {
 TEST(gguf, moe_layers_from_tensors_and_mla) {
     gguf_spec s;
     s.kvs = {
-        {"general.architecture", v_str("deepseek2")},
-        {"deepseek2.block_count", v_u32(2)},
-        {"deepseek2.embedding_length", v_u32(64)},
-        {"deepseek2.feed_forward_length", v_u32(128)},
-        {"deepseek2.attention.head_count", v_u32(4)},
-        {"deepseek2.attention.key_length", v_u32(48)},
-        {"deepseek2.attention.value_length", v_u32(32)},
-        {"deepseek2.attention.kv_lora_rank", v_u32(64)},
-        {"deepseek2.rope.dimension_count", v_u32(16)},
-        {"deepseek2.expert_count", v_u32(4)},
-        {"deepseek2.expert_used_count", v_u32(2)},
-        {"deepseek2.expert_shared_count", v_u32(1)},
-        {"deepseek2.expert_feed_forward_length", v_u32(32)},
+        {"general.architecture",                 v_str("deepseek2")},
+        {"deepseek2.block_count",                v_u32(2)          },
+        {"deepseek2.embedding_length",           v_u32(64)         },
+        {"deepseek2.feed_forward_length",        v_u32(128)        },
+        {"deepseek2.attention.head_count",       v_u32(4)          },
+        {"deepseek2.attention.key_length",       v_u32(48)         },
+        {"deepseek2.attention.value_length",     v_u32(32)         },
+        {"deepseek2.attention.kv_lora_rank",     v_u32(64)         },
+        {"deepseek2.rope.dimension_count",       v_u32(16)         },
+        {"deepseek2.expert_count",               v_u32(4)          },
+        {"deepseek2.expert_used_count",          v_u32(2)          },
+        {"deepseek2.expert_shared_count",        v_u32(1)          },
+        {"deepseek2.expert_feed_forward_length", v_u32(32)         },
     };
     s.tensors = {
-        {"blk.0.ffn_up.weight", {64, 128}, 0, {}},
-        {"blk.1.ffn_up_exps.weight", {64, 32, 4}, 0, {}},
-        {"blk.1.ffn_gate_inp.weight", {64, 4}, 0, {}},
-        {"blk.1.attn_output.bias", {64}, 0, {}},
+        {"blk.0.ffn_up.weight",       {64, 128},   0, {}},
+        {"blk.1.ffn_up_exps.weight",  {64, 32, 4}, 0, {}},
+        {"blk.1.ffn_gate_inp.weight", {64, 4},     0, {}},
+        {"blk.1.attn_output.bias",    {64},        0, {}},
     };
     auto f = read_gguf(build(s), "d.gguf");
     ASSERT_TRUE(f.has_value()) << f.error().what();
@@ -313,7 +316,7 @@ TEST(gguf, moe_layers_from_tensors_and_mla) {
     EXPECT_EQ(m->layers[0].attn, attn_kind::mla);
     EXPECT_EQ(m->mla.kv_lora_rank, 64u);
     EXPECT_EQ(m->mla.qk_rope_head_dim, 16u);
-    EXPECT_EQ(m->mla.qk_nope_head_dim, 32u); // 48 - 16
+    EXPECT_EQ(m->mla.qk_nope_head_dim, 32u);                                 // 48 - 16
     EXPECT_EQ(m->tensors[1].shape, (std::vector<std::uint64_t>{4, 32, 64})); // [n_expert, out, in]
     EXPECT_TRUE(m->tensors[3].is_bias);
     EXPECT_TRUE(m->attn_out_bias);
@@ -322,14 +325,20 @@ TEST(gguf, moe_layers_from_tensors_and_mla) {
 
 TEST(gguf, missing_block_count_is_unsupported_arch) {
     gguf_spec s;
-    s.kvs  = {{"general.architecture", v_str("mystery")}, {"mystery.embedding_length", v_u32(8)}};
+    s.kvs = {
+        {"general.architecture",     v_str("mystery")},
+        {"mystery.embedding_length", v_u32(8)        }
+    };
     auto m = model_from_gguf(read_gguf(build(s), "x.gguf").value(), "x.gguf");
     ASSERT_FALSE(m.has_value());
     EXPECT_EQ(m.error().code, error_code::unsupported_arch);
     EXPECT_NE(m.error().message.find("mystery.block_count"), std::string::npos);
 
     auto blk = tiny_llama_spec();
-    blk.tensors.push_back({"blk.7.attn_q.weight", {64, 64}, 0, {}});
+    blk.tensors.push_back({
+        "blk.7.attn_q.weight", {64,            64},
+         0, {             }
+    });
     auto m2 = model_from_gguf(read_gguf(build(blk), "x.gguf").value(), "x.gguf");
     ASSERT_FALSE(m2.has_value());
     EXPECT_EQ(m2.error().code, error_code::inconsistent_dims);
@@ -342,14 +351,16 @@ TEST(gguf, write_fuzz_seeds) {
     if (!dir) GTEST_SKIP() << "set LLMPLAN_WRITE_GGUF_SEEDS to write the seed corpus";
     write_file(fs::path(dir) / "tiny_llama.gguf", build(tiny_llama_spec()));
     gguf_spec arrays;
-    arrays.kvs = {{"general.architecture", v_str("gemma2")},
-                  {"gemma2.block_count", v_u32(2)},
-                  {"gemma2.embedding_length", v_u32(16)},
-                  {"gemma2.attention.head_count", v_u32(2)},
-                  {"gemma2.attention.head_count_kv", v_u32_array({2, 1})},
-                  {"gemma2.attention.sliding_window", v_u32(8)},
-                  {"nested", v_array(t_array, {v_u32_array({1}), v_u32_array({2, 3})})},
-                  {"tokenizer.ggml.tokens", v_array(t_string, {v_str("a"), v_str("b")})}};
+    const value nested = v_array(t_array, {v_u32_array({1}), v_u32_array({2, 3})});
+    const value tokens = v_array(t_string, {v_str("a"), v_str("b")});
+    arrays.kvs.push_back({"general.architecture", v_str("gemma2")});
+    arrays.kvs.push_back({"gemma2.block_count", v_u32(2)});
+    arrays.kvs.push_back({"gemma2.embedding_length", v_u32(16)});
+    arrays.kvs.push_back({"gemma2.attention.head_count", v_u32(2)});
+    arrays.kvs.push_back({"gemma2.attention.head_count_kv", v_u32_array({2, 1})});
+    arrays.kvs.push_back({"gemma2.attention.sliding_window", v_u32(8)});
+    arrays.kvs.push_back({"nested", nested});
+    arrays.kvs.push_back({"tokenizer.ggml.tokens", tokens});
     write_file(fs::path(dir) / "arrays_swa.gguf", build(arrays));
     auto aligned      = tiny_llama_spec();
     aligned.alignment = 64;

@@ -49,8 +49,19 @@ struct byte_writer {
 
 /// GGUF value type ids (spec).
 enum : std::uint32_t {
-    t_u8 = 0, t_i8 = 1, t_u16 = 2, t_i16 = 3, t_u32 = 4, t_i32 = 5, t_f32 = 6,
-    t_bool = 7, t_string = 8, t_array = 9, t_u64 = 10, t_i64 = 11, t_f64 = 12
+    t_u8     = 0,
+    t_i8     = 1,
+    t_u16    = 2,
+    t_i16    = 3,
+    t_u32    = 4,
+    t_i32    = 5,
+    t_f32    = 6,
+    t_bool   = 7,
+    t_string = 8,
+    t_array  = 9,
+    t_u64    = 10,
+    t_i64    = 11,
+    t_f64    = 12
 };
 
 /// An encoded value: its type id and its body.
@@ -63,17 +74,39 @@ template <class T> value scalar(std::uint32_t type, T v) {
     w.le(v);
     return {type, w.data};
 }
-inline value v_u8(std::uint8_t v) { return scalar(t_u8, v); }
-inline value v_i8(std::int8_t v) { return scalar(t_i8, v); }
-inline value v_u16(std::uint16_t v) { return scalar(t_u16, v); }
-inline value v_i16(std::int16_t v) { return scalar(t_i16, v); }
-inline value v_u32(std::uint32_t v) { return scalar(t_u32, v); }
-inline value v_i32(std::int32_t v) { return scalar(t_i32, v); }
-inline value v_f32(float v) { return scalar(t_f32, v); }
-inline value v_bool(bool v) { return scalar(t_bool, static_cast<std::uint8_t>(v ? 1 : 0)); }
-inline value v_u64(std::uint64_t v) { return scalar(t_u64, v); }
-inline value v_i64(std::int64_t v) { return scalar(t_i64, v); }
-inline value v_f64(double v) { return scalar(t_f64, v); }
+inline value v_u8(std::uint8_t v) {
+    return scalar(t_u8, v);
+}
+inline value v_i8(std::int8_t v) {
+    return scalar(t_i8, v);
+}
+inline value v_u16(std::uint16_t v) {
+    return scalar(t_u16, v);
+}
+inline value v_i16(std::int16_t v) {
+    return scalar(t_i16, v);
+}
+inline value v_u32(std::uint32_t v) {
+    return scalar(t_u32, v);
+}
+inline value v_i32(std::int32_t v) {
+    return scalar(t_i32, v);
+}
+inline value v_f32(float v) {
+    return scalar(t_f32, v);
+}
+inline value v_bool(bool v) {
+    return scalar(t_bool, static_cast<std::uint8_t>(v ? 1 : 0));
+}
+inline value v_u64(std::uint64_t v) {
+    return scalar(t_u64, v);
+}
+inline value v_i64(std::int64_t v) {
+    return scalar(t_i64, v);
+}
+inline value v_f64(double v) {
+    return scalar(t_f64, v);
+}
 inline value v_str(std::string_view s) {
     byte_writer w;
     w.str(s);
@@ -102,9 +135,9 @@ struct kv_spec {
 
 struct tensor_spec {
     std::string name;
-    std::vector<std::uint64_t> ne;        ///< ggml order: innermost first
-    std::uint32_t type = 0;               ///< ggml type id (0 = F32)
-    std::optional<std::uint64_t> offset;  ///< default: packed, aligned, in order
+    std::vector<std::uint64_t> ne;       ///< ggml order: innermost first
+    std::uint32_t type = 0;              ///< ggml type id (0 = F32)
+    std::optional<std::uint64_t> offset; ///< default: packed, aligned, in order
 };
 
 struct gguf_spec {
@@ -114,7 +147,7 @@ struct gguf_spec {
     std::optional<std::uint64_t> n_kv;      ///< override the written count
     std::vector<kv_spec> kvs;
     std::vector<tensor_spec> tensors;
-    std::uint32_t alignment = 32;  ///< padding used by the writer (write general.alignment yourself)
+    std::uint32_t alignment = 32;   ///< padding used by the writer (write general.alignment yourself)
     bool write_data         = true; ///< pad and write zeroed tensor data
 };
 
@@ -156,27 +189,27 @@ inline std::vector<std::byte> build(const gguf_spec& s) {
 inline gguf_spec tiny_llama_spec() {
     gguf_spec s;
     s.kvs = {
-        {"general.architecture", v_str("llama")},
-        {"general.name", v_str("tiny")},
-        {"llama.block_count", v_u32(2)},
-        {"llama.embedding_length", v_u32(64)},
-        {"llama.feed_forward_length", v_u32(128)},
-        {"llama.attention.head_count", v_u32(4)},
-        {"llama.attention.head_count_kv", v_u32(2)},
-        {"llama.context_length", v_u32(256)},
-        {"llama.vocab_size", v_u32(100)},
-        {"llama.attention.layer_norm_rms_epsilon", v_f32(1e-5f)},
-        {"general.file_type", v_u32(1)},
+        {"general.architecture",                   v_str("llama")},
+        {"general.name",                           v_str("tiny") },
+        {"llama.block_count",                      v_u32(2)      },
+        {"llama.embedding_length",                 v_u32(64)     },
+        {"llama.feed_forward_length",              v_u32(128)    },
+        {"llama.attention.head_count",             v_u32(4)      },
+        {"llama.attention.head_count_kv",          v_u32(2)      },
+        {"llama.context_length",                   v_u32(256)    },
+        {"llama.vocab_size",                       v_u32(100)    },
+        {"llama.attention.layer_norm_rms_epsilon", v_f32(1e-5f)  },
+        {"general.file_type",                      v_u32(1)      },
     };
     s.tensors = {
-        {"token_embd.weight", {64, 100}, 1, {}},
-        {"blk.0.attn_q.weight", {64, 64}, 1, {}},
-        {"blk.0.attn_k.weight", {64, 32}, 1, {}},
-        {"blk.0.attn_norm.weight", {64}, 0, {}},
-        {"blk.1.attn_q.weight", {64, 64}, 1, {}},
-        {"blk.1.ffn_down.weight", {128, 64}, 8, {}},
-        {"output_norm.weight", {64}, 0, {}},
-        {"output.weight", {64, 100}, 1, {}},
+        {"token_embd.weight",      {64, 100}, 1, {}},
+        {"blk.0.attn_q.weight",    {64, 64},  1, {}},
+        {"blk.0.attn_k.weight",    {64, 32},  1, {}},
+        {"blk.0.attn_norm.weight", {64},      0, {}},
+        {"blk.1.attn_q.weight",    {64, 64},  1, {}},
+        {"blk.1.ffn_down.weight",  {128, 64}, 8, {}},
+        {"output_norm.weight",     {64},      0, {}},
+        {"output.weight",          {64, 100}, 1, {}},
     };
     return s;
 }
