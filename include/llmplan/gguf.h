@@ -137,7 +137,4 @@ result<gguf_file> read_gguf_file(const std::string& path);
 /// Maps the GGUF keys (gguf_keys.cpp) and tensors to a model description.
 result<model_desc> model_from_gguf(const gguf_file& file, std::string_view path);
 
-/// llama_ftype (general.file_type) to the dtype of most matrices; nullopt when unknown.
-std::optional<dtype> dtype_from_llama_ftype(std::uint32_t ftype);
-
 } // namespace llmplan

@@ -1,5 +1,6 @@
 // GGUF header -> model_desc, through the key table in gguf_keys.cpp.
 #include "llmplan/gguf.h"
+#include "llmplan/gguf_recipe.h"
 #include "model/gguf_keys.h"
 
 #include <algorithm>
@@ -83,8 +84,9 @@ dtype main_matrix_dtype(const gguf_file& f, const std::vector<tensor_desc>& tens
     if (!bytes.empty())
         return std::max_element(bytes.begin(), bytes.end(), [](auto& a, auto& b) { return a.second < b.second; })
             ->first;
-    if (f.file_type)
-        if (auto d = dtype_from_llama_ftype(*f.file_type)) return *d;
+    // No matrices (vocab-only files): general.file_type's default tensor type (gguf_recipe.h table).
+    if (f.file_type && *f.file_type <= 0x7fffffffu)
+        if (auto ft = gguf_ftype_from_id(static_cast<int>(*f.file_type))) return ft->base;
     return dtype::f16;
 }
 

@@ -1,4 +1,4 @@
-// GGUF values: typed accessors, type names, UTF-8 validation, and llama_ftype -> dtype.
+// GGUF values: typed accessors, type names, UTF-8 validation.
 #include "llmplan/gguf.h"
 #include "model/gguf_parse.h"
 
@@ -75,76 +75,6 @@ std::uint64_t gguf_file::total_file_bytes() const {
     for (const auto& p : parts)
         total += p.file_size_bytes;
     return total;
-}
-
-std::optional<dtype> dtype_from_llama_ftype(std::uint32_t ftype) {
-    // llama.h enum llama_ftype ("mostly X": the type of the 2-D weight matrices).
-    switch (ftype) {
-    case 0:
-        return dtype::f32; // ALL_F32
-    case 1:
-        return dtype::f16; // MOSTLY_F16
-    case 2:
-        return dtype::q4_0; // MOSTLY_Q4_0
-    case 3:
-        return dtype::q4_1; // MOSTLY_Q4_1
-    case 4:
-        return dtype::q4_1; // MOSTLY_Q4_1_SOME_F16
-    case 7:
-        return dtype::q8_0; // MOSTLY_Q8_0
-    case 8:
-        return dtype::q5_0; // MOSTLY_Q5_0
-    case 9:
-        return dtype::q5_1; // MOSTLY_Q5_1
-    case 10:
-        return dtype::q2_k; // MOSTLY_Q2_K
-    case 11:                // MOSTLY_Q3_K_S
-    case 12:                // MOSTLY_Q3_K_M
-    case 13:
-        return dtype::q3_k; // MOSTLY_Q3_K_L
-    case 14:                // MOSTLY_Q4_K_S
-    case 15:
-        return dtype::q4_k; // MOSTLY_Q4_K_M
-    case 16:                // MOSTLY_Q5_K_S
-    case 17:
-        return dtype::q5_k; // MOSTLY_Q5_K_M
-    case 18:
-        return dtype::q6_k; // MOSTLY_Q6_K
-    case 19:
-        return dtype::iq2_xxs; // MOSTLY_IQ2_XXS
-    case 20:
-        return dtype::iq2_xs; // MOSTLY_IQ2_XS
-    case 21:
-        return dtype::q2_k; // MOSTLY_Q2_K_S
-    case 22:
-        return dtype::iq3_s; // MOSTLY_IQ3_XS (built from IQ3_S blocks)
-    case 23:
-        return dtype::iq3_xxs; // MOSTLY_IQ3_XXS
-    case 24:
-        return dtype::iq1_s; // MOSTLY_IQ1_S
-    case 25:
-        return dtype::iq4_nl; // MOSTLY_IQ4_NL
-    case 26:                  // MOSTLY_IQ3_S
-    case 27:
-        return dtype::iq3_s; // MOSTLY_IQ3_M
-    case 28:                 // MOSTLY_IQ2_S
-    case 29:
-        return dtype::iq2_s; // MOSTLY_IQ2_M
-    case 30:
-        return dtype::iq4_xs; // MOSTLY_IQ4_XS
-    case 31:
-        return dtype::iq1_m; // MOSTLY_IQ1_M
-    case 32:
-        return dtype::bf16; // MOSTLY_BF16
-    case 36:
-        return dtype::tq1_0; // MOSTLY_TQ1_0
-    case 37:
-        return dtype::tq2_0; // MOSTLY_TQ2_0
-    case 38:
-        return dtype::mxfp4; // MOSTLY_MXFP4_MOE
-    default:
-        return std::nullopt;
-    }
 }
 
 namespace detail {
