@@ -51,6 +51,16 @@ result<safetensors_header> read_safetensors(std::span<const std::byte> bytes, st
 /// Reads the 8 length bytes and the JSON header of one file (never the data; size from stat).
 result<safetensors_header> read_safetensors_file(const std::string& path);
 
+/// model.safetensors.index.json: which shard holds each tensor, and the checkpoint's data bytes.
+struct safetensors_index {
+    std::vector<std::string> names;  ///< weight_map keys, in file order
+    std::vector<std::string> shards; ///< shards[i]: plain file name holding names[i]
+    std::uint64_t total_size = 0;    ///< metadata.total_size (sum of tensor bytes), 0 when absent
+};
+
+/// Parses index JSON text (e.g. an embedded catalog copy); `path` only labels errors.
+result<safetensors_index> parse_safetensors_index(std::string_view text, std::string_view path);
+
 /// Every tensor of a checkpoint directory.
 struct safetensors_model {
     std::string dir;

@@ -61,13 +61,7 @@ bool plain_file_name(std::string_view s) {
            s.find('\\') == std::string_view::npos && s.find('\0') == std::string_view::npos;
 }
 
-struct index_info {
-    std::vector<std::string> names;  ///< weight_map keys, in file order
-    std::vector<std::string> shards; ///< weight_map values, one per key
-    std::uint64_t total_size = 0;
-};
-
-result<index_info> read_index(const std::string& path) {
+result<std::string> read_text_file(const std::string& path) {
     auto size = regular_file_size(path);
     if (!size) return unexpected{size.error()};
     if (*size > max_index_bytes)
@@ -78,35 +72,7 @@ result<index_info> read_index(const std::string& path) {
     std::string text(static_cast<std::size_t>(*size), '\0');
     if (auto s = read_exact(f.get(), reinterpret_cast<std::byte*>(text.data()), text.size(), path, 0); !s)
         return unexpected{s.error()};
-    auto doc = detail::parse_json_strict(text, path, 0);
-    if (!doc) return unexpected{doc.error()};
-    const json& root = *doc;
-    if (!root.is_object())
-        return make_error(error_code::bad_value,
-                          fmt::format("index is a JSON {}; expected an object", root.type_name()), path);
-    const auto wm = root.find("weight_map");
-    if (wm == root.end() || !wm->is_object())
-        return make_error(error_code::missing_field, "no \"weight_map\" object; expected tensor name -> shard file",
-                          path + ":/weight_map");
-    index_info out;
-    for (auto it = wm->begin(); it != wm->end(); ++it) {
-        if (!it->is_string() || !plain_file_name(it->get_ref<const std::string&>()))
-            return make_error(error_code::bad_value,
-                              "shard is not a plain file name; expected \"model-0000N-of-0000M.safetensors\"",
-                              path + ":/weight_map" + detail::json_pointer(it.key()));
-        out.names.push_back(it.key());
-        out.shards.push_back(it->get<std::string>());
-    }
-    if (const auto md = root.find("metadata"); md != root.end() && md->is_object()) {
-        if (const auto ts = md->find("total_size"); ts != md->end()) {
-            if (ts->is_number_unsigned())
-                out.total_size = ts->get<std::uint64_t>();
-            else
-                return make_error(error_code::bad_value, "total_size is not a non-negative integer; expected bytes",
-                                  path + ":/metadata/total_size");
-        }
-    }
-    return out;
+    return text;
 }
 
 /// Appends one file's tensors to the model.
@@ -132,7 +98,9 @@ status add_file(safetensors_model& m, const std::string& name, std::unordered_ma
 }
 
 result<safetensors_model> read_indexed(safetensors_model m, const std::string& index_path) {
-    auto idx = read_index(index_path);
+    auto text = read_text_file(index_path);
+    if (!text) return unexpected{text.error()};
+    auto idx = parse_safetensors_index(*text, index_path);
     if (!idx) return unexpected{idx.error()};
     m.has_index        = true;
     m.index_total_size = idx->total_size;
@@ -180,6 +148,44 @@ result<safetensors_model> read_indexed(safetensors_model m, const std::string& i
 }
 
 } // namespace
+
+result<safetensors_index> parse_safetensors_index(std::string_view text, std::string_view path) {
+    auto doc = detail::parse_json_strict(text, path, 0);
+    if (!doc) return unexpected{doc.error()};
+    const json& root = *doc;
+    if (!root.is_object())
+        return make_error(error_code::bad_value,
+                          fmt::format("index is a JSON {}; expected an object", root.type_name()), std::string(path));
+    const auto wm = root.find("weight_map");
+    if (wm == root.end() || !wm->is_object())
+        return make_error(error_code::missing_field, "no \"weight_map\" object; expected tensor name -> shard file",
+                          fmt::format("{}:/weight_map", path));
+    safetensors_index out;
+    for (auto it = wm->begin(); it != wm->end(); ++it) {
+        if (!it->is_string() || !plain_file_name(it->get_ref<const std::string&>()))
+            return make_error(error_code::bad_value,
+                              "shard is not a plain file name; expected \"model-0000N-of-0000M.safetensors\"",
+                              fmt::format("{}:/weight_map{}", path, detail::json_pointer(it.key())));
+        out.names.push_back(it.key());
+        out.shards.push_back(it->get<std::string>());
+    }
+    if (const auto md = root.find("metadata"); md != root.end() && md->is_object()) {
+        if (const auto ts = md->find("total_size"); ts != md->end()) {
+            // Some writers store it as a float ("total_size": 14483464192.0): accept whole values.
+            constexpr double two_pow_64 = 18446744073709551616.0;
+            const double f              = ts->is_number() ? ts->get<double>() : -1.0;
+            if (ts->is_number_unsigned())
+                out.total_size = ts->get<std::uint64_t>();
+            else if (ts->is_number_float() && f >= 0 && f < two_pow_64 &&
+                     f == static_cast<double>(static_cast<std::uint64_t>(f)))
+                out.total_size = static_cast<std::uint64_t>(f);
+            else
+                return make_error(error_code::bad_value, "total_size is not a non-negative integer; expected bytes",
+                                  fmt::format("{}:/metadata/total_size", path));
+        }
+    }
+    return out;
+}
 
 result<safetensors_header> read_safetensors_file(const std::string& path) {
     auto size = regular_file_size(path);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto bytes = std::as_bytes(std::span(data, size));
@@ -18,5 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (h.error().message.empty()) {
         __builtin_trap();
     }
+    // The same bytes as index JSON text.
+    (void)llmplan::parse_safetensors_index(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.json");
     return 0;
 }

@@ -249,6 +249,24 @@ TEST_F(SafetensorsTmp, ReadsHeaderOnlyOfHugeSparseFile) {
     EXPECT_EQ(m->file_bytes, 8 + json.size() + 2 * n_elem);
 }
 
+TEST(Safetensors, IndexText) {
+    auto i = parse_safetensors_index(R"({"metadata":{"total_size":14483464192.0},"weight_map":{"a":"s1","b":"s2"}})",
+                                     "idx.json");
+    ASSERT_TRUE(i) << i.error().what();
+    EXPECT_EQ(i->total_size, 14483464192u);
+    EXPECT_EQ(i->names, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(i->shards, (std::vector<std::string>{"s1", "s2"}));
+    i = parse_safetensors_index(R"({"metadata":{"total_size":-1},"weight_map":{}})", "idx.json");
+    ASSERT_FALSE(i);
+    EXPECT_EQ(i.error().context, "idx.json:/metadata/total_size");
+    i = parse_safetensors_index(R"({"weight_map":{"a":"s1","a":"s1"}})", "idx.json");
+    ASSERT_FALSE(i);
+    EXPECT_EQ(i.error().code, error_code::duplicate_key);
+    i = parse_safetensors_index(R"({"metadata":{}})", "idx.json");
+    ASSERT_FALSE(i);
+    EXPECT_EQ(i.error().code, error_code::missing_field);
+}
+
 TEST(Safetensors, MissingFileAndDir) {
     auto h = read_safetensors_file("/nonexistent/x.safetensors");
     ASSERT_FALSE(h);
