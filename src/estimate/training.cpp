@@ -36,42 +36,8 @@ constexpr std::uint64_t allocator_slack_bytes = 3 * gib / 2;
 // its own context): about 0.5 GiB a GPU.
 constexpr std::uint64_t nccl_bytes = 512 * mib;
 
-bool quantizable(const tensor_desc& t) {
-    // bitsandbytes/GPTQ replace nn.Linear layers except lm_head; embeddings and norms stay 16-bit.
-    return is_linear(t.role) && t.role != tensor_role::output && !t.is_bias && t.shape.size() >= 2;
-}
-
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
     return b == 0 ? a : (a + b - 1) / b;
-}
-
-// Bytes of tensor t stored as format f (dense tensors at dense_b bytes an element).
-// TODO(weights.h): switch to estimate_weights once it lands on main; the rules are the same.
-std::uint64_t stored_bytes(const tensor_desc& t, weight_format f, std::uint64_t dense_b) {
-    const std::uint64_t n = t.n_elements();
-    if (!quantizable(t)) return n * dense_b;
-    const std::uint64_t in  = t.shape.back();
-    const std::uint64_t out = n / std::max<std::uint64_t>(in, 1);
-    switch (f) {
-    case weight_format::f32: return n * 4;
-    case weight_format::f16:
-    case weight_format::bf16: return n * 2;
-    case weight_format::fp8: return n + out * 4;  // e4m3 + one f32 scale per output channel
-    case weight_format::int8: return n + out * 4; // LLM.int8(): int8 rows + f32 SCB per row
-    case weight_format::nf4:
-        // 4 bits an element; blocks of 64 with an 8-bit absmax each; double quantization adds
-        // one f32 scale per 256 blocks (Dettmers et al. 2023, bitsandbytes quant_state).
-        return n / 2 + ceil_div(n, 64) + 4 * ceil_div(ceil_div(n, 64), 256);
-    case weight_format::int4:
-    case weight_format::awq:
-    case weight_format::gptq_int4:
-        // packed 4-bit qweight, f16 scale and 4-bit zero per group of 128 inputs per output,
-        // GPTQ also an int32 g_idx per input row (auto-gptq QuantLinear buffers).
-        return n / 2 + ceil_div(n, 128) * 2 + ceil_div(n, 128) / 2 +
-               (f == weight_format::gptq_int4 ? in * 4 : 0);
-    case weight_format::gptq_int8: return n + ceil_div(n, 128) * 2 + ceil_div(n, 128) + in * 4;
-    default: return n * dense_b;
-    }
 }
 
 // Optimizer state bytes of one trained tensor.
@@ -145,49 +111,50 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
 
     // ---- what is trained, and the frozen base
     std::vector<trained_tensor> trained;
-    std::uint64_t base_bytes = 0;
-    std::map<int, std::uint64_t> unit_bytes; // per layer (-1: global tensors counted one by one below)
-    std::uint64_t largest_global = 0;
-    weight_format base_fmt = p.weights.format;
-    if (base_fmt == weight_format::native && p.method == train_method::qlora && m.quant.method == quant_method::none)
-        base_fmt = weight_format::nf4;
-    const bool stored_as_is = base_fmt == weight_format::native && m.quant.method != quant_method::none;
-
     detail::lora_plan lora;
     if (!full) {
         auto lp = detail::plan_lora(m, p.lora_rank, p.lora_targets);
         if (!lp) return make_error(lp.error().code, lp.error().message, lp.error().context);
-        lora    = std::move(lp.value());
-        trained = lora.matrices;
+        lora            = std::move(lp.value());
+        trained         = lora.matrices;
         est.lora_params = lora.params;
     }
-    std::uint64_t largest_tensor = 0;
+    std::uint64_t largest_tensor = 0, largest_global = 0, full_bytes = 0;
+    std::vector<std::uint64_t> layer_bytes(m.n_layer, 0);
     for (const auto& t : m.tensors) {
         const std::uint64_t n = t.n_elements();
-        std::uint64_t b       = 0;
-        if (full) {
-            b = n * dense_b;
-            trained_tensor tt;
-            tt.cols  = t.shape.empty() ? 1 : t.shape.back();
-            tt.count = 1;
+        if (t.layer < 0) largest_global = std::max(largest_global, n * dense_b);
+        if (!full) continue;
+        trained_tensor tt{n, 1, 1};
+        if (t.shape.size() >= 2) {
+            tt.cols = t.shape.back();
             for (std::size_t i = 0; i + 2 < t.shape.size(); ++i)
                 tt.count *= t.shape[i];
-            tt.rows = n / std::max<std::uint64_t>(tt.cols * tt.count, 1);
-            if (t.shape.size() < 2) tt = trained_tensor{n, 1, 1};
-            trained.push_back(tt);
-            largest_tensor = std::max(largest_tensor, n);
-        } else {
-            b = stored_as_is ? t.bytes : stored_bytes(t, base_fmt, dense_b);
+            tt.rows = n / (tt.cols * tt.count);
         }
-        base_bytes += b;
-        if (t.layer >= 0)
-            unit_bytes[t.layer] += b;
-        else
-            largest_global = std::max(largest_global, b);
+        trained.push_back(tt);
+        largest_tensor = std::max(largest_tensor, n);
+        full_bytes += n * dense_b;
+        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += n * dense_b;
     }
-    std::uint64_t largest_layer = 0;
-    for (const auto& [l, b] : unit_bytes)
-        largest_layer = std::max(largest_layer, b);
+    std::uint64_t base_bytes = 0;
+    if (!full) {
+        // The frozen base: the compute dtype for LoRA (checkpoints are loaded with torch_dtype=bf16/fp16),
+        // NF4 for QLoRA (bitsandbytes, as QLoRA's paper), or what --weights / the checkpoint says.
+        weight_choice base = p.weights;
+        if (base.format == weight_format::native && m.quant.method == quant_method::none)
+            base.format = p.method == train_method::qlora         ? weight_format::nf4
+                          : p.precision == train_precision::fp32  ? weight_format::f32
+                          : p.precision == train_precision::fp16_mixed ? weight_format::f16
+                                                                       : weight_format::bf16;
+        auto w = estimate_weights(m, base);
+        if (!w) return make_error(w.error().code, w.error().message, w.error().context);
+        base_bytes = w->bytes;
+        layer_bytes = w->layer_bytes;
+        layer_bytes.resize(m.n_layer, 0);
+        note("frozen base weights: " + w->how);
+    }
+    const std::uint64_t largest_layer = layer_bytes.empty() ? 0 : *std::max_element(layer_bytes.begin(), layer_bytes.end());
 
     std::uint64_t P = 0;
     for (const auto& t : trained)
@@ -214,7 +181,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     const std::uint64_t shard_w    = (N > 1 && p.zero_stage >= 3) ? N : 1;
 
     memory_parts g;
-    g.weights        = ceil_div(full ? P * param_b : base_bytes, shard_w);
+    g.weights        = ceil_div(full ? full_bytes : base_bytes, shard_w);
     g.adapters       = full ? 0 : ceil_div(P * param_b, shard_w);
     g.gradients      = ceil_div(P * grad_b, shard_grad);
     g.optimizer      = ceil_div(opt_total, shard_opt);
