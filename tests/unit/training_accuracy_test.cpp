@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -31,7 +32,9 @@ struct train_case {
 
 std::vector<train_case> load_cases() {
     std::vector<train_case> out;
-    std::ifstream f(std::string(LLMPLAN_TEST_DATA) + "/truth/train_cases.jsonl");
+    // LLMPLAN_TRAIN_CASES names another case list in the same format (for trying more cases).
+    const char* other = std::getenv("LLMPLAN_TRAIN_CASES");
+    std::ifstream f(other != nullptr ? std::string(other) : std::string(LLMPLAN_TEST_DATA) + "/truth/train_cases.jsonl");
     std::string line;
     while (std::getline(f, line)) {
         if (line.empty()) continue;
@@ -108,7 +111,7 @@ double metric_bytes(const training_estimate& e, const std::string& kind) {
 
 TEST(TrainingAccuracy, PublishedMeasurements) {
     const auto cases = load_cases();
-    ASSERT_GE(cases.size(), 20u);
+    ASSERT_GE(cases.size(), std::getenv("LLMPLAN_TRAIN_CASES") != nullptr ? 1u : 20u);
     int passed = 0;
     std::vector<std::string> failed;
     constexpr double gib = 1024.0 * 1024.0 * 1024.0;
