@@ -8,15 +8,13 @@
 #include "llmplan/load.h"
 #include "llmplan/weights.h"
 
-#include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,7 +32,8 @@ std::vector<train_case> load_cases() {
     std::vector<train_case> out;
     // LLMPLAN_TRAIN_CASES names another case list in the same format (for trying more cases).
     const char* other = std::getenv("LLMPLAN_TRAIN_CASES");
-    std::ifstream f(other != nullptr ? std::string(other) : std::string(LLMPLAN_TEST_DATA) + "/truth/train_cases.jsonl");
+    std::ifstream f(other != nullptr ? std::string(other)
+                                     : std::string(LLMPLAN_TEST_DATA) + "/truth/train_cases.jsonl");
     std::string line;
     while (std::getline(f, line)) {
         if (line.empty()) continue;
@@ -74,20 +73,30 @@ bool parse_args(const std::vector<std::string>& a, training_params& p, std::stri
                           : v == "bf16"       ? train_precision::bf16
                                               : train_precision::bf16_mixed;
         else if (k == "--optimizer")
-            p.optimizer = v == "adamw-8bit" ? optimizer_kind::adamw_8bit
-                          : v == "sgd"      ? optimizer_kind::sgd
+            p.optimizer = v == "adamw-8bit"  ? optimizer_kind::adamw_8bit
+                          : v == "sgd"       ? optimizer_kind::sgd
                           : v == "adafactor" ? optimizer_kind::adafactor
                                              : optimizer_kind::adamw;
-        else if (k == "--seq") p.seq = std::stoull(v);
-        else if (k == "--micro-batch") p.micro_batch = std::stoull(v);
-        else if (k == "--grad-checkpointing") p.grad_checkpointing = v == "on";
-        else if (k == "--lora-rank") p.lora_rank = static_cast<std::uint32_t>(std::stoul(v));
-        else if (k == "--lora-targets") p.lora_targets = split_commas(v);
-        else if (k == "--gpus") p.gpus = static_cast<std::uint32_t>(std::stoul(v));
-        else if (k == "--zero") p.zero_stage = static_cast<std::uint32_t>(std::stoul(v));
+        else if (k == "--seq")
+            p.seq = std::stoull(v);
+        else if (k == "--micro-batch")
+            p.micro_batch = std::stoull(v);
+        else if (k == "--grad-checkpointing")
+            p.grad_checkpointing = v == "on";
+        else if (k == "--lora-rank")
+            p.lora_rank = static_cast<std::uint32_t>(std::stoul(v));
+        else if (k == "--lora-targets")
+            p.lora_targets = split_commas(v);
+        else if (k == "--gpus")
+            p.gpus = static_cast<std::uint32_t>(std::stoul(v));
+        else if (k == "--zero")
+            p.zero_stage = static_cast<std::uint32_t>(std::stoul(v));
         else if (k == "--weights") {
             auto w = parse_weight_choice(v);
-            if (!w) { err = w.error().what(); return false; }
+            if (!w) {
+                err = w.error().what();
+                return false;
+            }
             p.weights = *w;
         } else {
             err = "unknown option " + k;
