@@ -62,8 +62,8 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
                               "; expected a rank below it",
                           "--lora-rank");
     if (targets.empty())
-        return make_error(error_code::invalid_params, "no LoRA target modules; expected all-linear or q,k,v,o,gate,up,down",
-                          "--lora-targets");
+        return make_error(error_code::invalid_params,
+                          "no LoRA target modules; expected all-linear or q,k,v,o,gate,up,down", "--lora-targets");
 
     bool all = false;
     std::vector<bool> wanted(static_cast<std::size_t>(tensor_role::count), false);
@@ -79,15 +79,16 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
                               "--lora-targets");
         bool present = false;
         for (std::size_t i = 0; i < row->n_roles; ++i) {
-            const tensor_role r = row->roles[i];
+            const tensor_role r                 = row->roles[i];
             wanted[static_cast<std::size_t>(r)] = true;
-            present = present || std::any_of(m.tensors.begin(), m.tensors.end(),
-                                             [r](const tensor_desc& t) { return t.role == r && adaptable(t); });
+            present                             = present || std::any_of(m.tensors.begin(), m.tensors.end(),
+                                                                         [r](const tensor_desc& t) { return t.role == r && adaptable(t); });
         }
         if (!present)
             return make_error(error_code::invalid_params,
                               "LoRA target '" + name + "' has no matching weight in " +
-                                  (m.arch.empty() ? std::string("this model") : m.arch) + "; expected one of its linear layers",
+                                  (m.arch.empty() ? std::string("this model") : m.arch) +
+                                  "; expected one of its linear layers",
                               "--lora-targets");
     }
 
@@ -97,10 +98,10 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
     for (const auto& t : m.tensors) {
         if (!adaptable(t)) continue;
         if (!all && !wanted[static_cast<std::size_t>(t.role)]) continue;
-        const std::size_t nd = t.shape.size();
+        const std::size_t nd    = t.shape.size();
         const std::uint64_t out = t.shape[nd - 2];
         const std::uint64_t in  = t.shape[nd - 1];
-        std::uint64_t copies = 1;
+        std::uint64_t copies    = 1;
         for (std::size_t i = 0; i + 2 < nd; ++i)
             copies *= t.shape[i]; // one adapter pair per expert
         plan.matrices.push_back({rank, in, copies});

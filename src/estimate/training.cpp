@@ -18,8 +18,8 @@
 namespace llmplan {
 namespace {
 
-using detail::trained_tensor;
 using detail::train_stack;
+using detail::trained_tensor;
 
 constexpr std::uint64_t gib = std::uint64_t{1} << 30;
 constexpr std::uint64_t mib = std::uint64_t{1} << 20;
@@ -36,55 +36,23 @@ constexpr std::uint64_t allocator_slack_bytes = 3 * gib / 2;
 // its own context): about 0.5 GiB a GPU.
 constexpr std::uint64_t nccl_bytes = 512 * mib;
 
-bool quantizable(const tensor_desc& t) {
-    // bitsandbytes/GPTQ replace nn.Linear layers except lm_head; embeddings and norms stay 16-bit.
-    return is_linear(t.role) && t.role != tensor_role::output && !t.is_bias && t.shape.size() >= 2;
-}
-
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
     return b == 0 ? a : (a + b - 1) / b;
-}
-
-// Bytes of tensor t stored as format f (dense tensors at dense_b bytes an element).
-// TODO(weights.h): switch to estimate_weights once it lands on main; the rules are the same.
-std::uint64_t stored_bytes(const tensor_desc& t, weight_format f, std::uint64_t dense_b) {
-    const std::uint64_t n = t.n_elements();
-    if (!quantizable(t)) return n * dense_b;
-    const std::uint64_t in  = t.shape.back();
-    const std::uint64_t out = n / std::max<std::uint64_t>(in, 1);
-    switch (f) {
-    case weight_format::f32: return n * 4;
-    case weight_format::f16:
-    case weight_format::bf16: return n * 2;
-    case weight_format::fp8: return n + out * 4;  // e4m3 + one f32 scale per output channel
-    case weight_format::int8: return n + out * 4; // LLM.int8(): int8 rows + f32 SCB per row
-    case weight_format::nf4:
-        // 4 bits an element; blocks of 64 with an 8-bit absmax each; double quantization adds
-        // one f32 scale per 256 blocks (Dettmers et al. 2023, bitsandbytes quant_state).
-        return n / 2 + ceil_div(n, 64) + 4 * ceil_div(ceil_div(n, 64), 256);
-    case weight_format::int4:
-    case weight_format::awq:
-    case weight_format::gptq_int4:
-        // packed 4-bit qweight, f16 scale and 4-bit zero per group of 128 inputs per output,
-        // GPTQ also an int32 g_idx per input row (auto-gptq QuantLinear buffers).
-        return n / 2 + ceil_div(n, 128) * 2 + ceil_div(n, 128) / 2 +
-               (f == weight_format::gptq_int4 ? in * 4 : 0);
-    case weight_format::gptq_int8: return n + ceil_div(n, 128) * 2 + ceil_div(n, 128) + in * 4;
-    default: return n * dense_b;
-    }
 }
 
 // Optimizer state bytes of one trained tensor.
 std::uint64_t optimizer_bytes(const trained_tensor& t, optimizer_kind k, std::uint64_t state_b) {
     const std::uint64_t n = t.n_elements();
     switch (k) {
-    case optimizer_kind::adamw: return 2 * n * state_b; // exp_avg and exp_avg_sq
+    case optimizer_kind::adamw:
+        return 2 * n * state_b; // exp_avg and exp_avg_sq
     case optimizer_kind::adamw_8bit:
         // bitsandbytes: two uint8 states + one f32 absmax per 256-element block each; tensors under
         // min_8bit_size = 4096 elements keep 32-bit states.
         if (n < 4096) return 2 * n * 4;
         return 2 * n + 2 * 4 * ceil_div(n, 256);
-    case optimizer_kind::sgd: return n * state_b; // momentum buffer
+    case optimizer_kind::sgd:
+        return n * state_b; // momentum buffer
     case optimizer_kind::adafactor:
         // factored second moment: a row and a column vector per matrix (Shazeer & Stern 2018;
         // transformers' Adafactor keeps them in fp32, no first moment by default).
@@ -101,11 +69,14 @@ std::string gib_str(std::uint64_t b) {
 }
 
 status validate(const model_desc& m, const training_params& p) {
-    auto bad = [](std::string msg, std::string ctx) { return make_error(error_code::invalid_params, std::move(msg), std::move(ctx)); };
+    auto bad = [](std::string msg, std::string ctx) {
+        return make_error(error_code::invalid_params, std::move(msg), std::move(ctx));
+    };
     if (p.micro_batch == 0) return bad("micro-batch 0; expected at least 1 sequence", "--micro-batch");
     if (p.seq == 0) return bad("sequence length 0; expected at least 1 token", "--seq");
     if (p.gpus == 0) return bad("0 GPUs; expected at least 1", "--gpus");
-    if (p.zero_stage > 3) return bad("ZeRO stage " + std::to_string(p.zero_stage) + "; expected 0, 1, 2 or 3", "--zero");
+    if (p.zero_stage > 3)
+        return bad("ZeRO stage " + std::to_string(p.zero_stage) + "; expected 0, 1, 2 or 3", "--zero");
     // Bounds that keep every byte count below 2^64 (a 2^26-token sequence is far beyond any model).
     if (p.seq > (std::uint64_t{1} << 26) || p.micro_batch > (std::uint64_t{1} << 16) ||
         p.seq * p.micro_batch > (std::uint64_t{1} << 30))
@@ -114,19 +85,23 @@ status validate(const model_desc& m, const training_params& p) {
                    "--seq");
     if (p.gpus > (1u << 20)) return bad("more than 2^20 GPUs", "--gpus");
     if (m.tensors.empty() || m.n_layer == 0 || m.n_embd == 0)
-        return make_error(error_code::missing_field, "model has no layers or tensors; expected a described architecture", m.id);
+        return make_error(error_code::missing_field,
+                          "model has no layers or tensors; expected a described architecture", m.id);
     if (m.n_embd > (std::uint64_t{1} << 20) || m.n_vocab > (std::uint64_t{1} << 24))
         return make_error(error_code::inconsistent_dims, "hidden size or vocabulary out of range", m.id);
     if (p.method == train_method::qlora && m.from_gguf)
-        return bad("QLoRA of a GGUF file: its weights are already llama.cpp-quantized and cannot be re-quantized to NF4; "
-                   "expected the Hugging Face checkpoint",
-                   m.id);
+        return bad(
+            "QLoRA of a GGUF file: its weights are already llama.cpp-quantized and cannot be re-quantized to NF4; "
+            "expected the Hugging Face checkpoint",
+            m.id);
     if (p.weights.format == weight_format::gguf)
-        return bad("GGUF weight types cannot be trained by PyTorch; expected f32, bf16, f16, int8, nf4 or gptq-int4", "--weights");
+        return bad("GGUF weight types cannot be trained by PyTorch; expected f32, bf16, f16, int8, nf4 or gptq-int4",
+                   "--weights");
     if (p.method == train_method::full && p.weights.format != weight_format::native &&
         p.weights.format != weight_format::f32 && p.weights.format != weight_format::f16 &&
         p.weights.format != weight_format::bf16)
-        return bad("full fine-tuning of quantized weights; expected --method lora/qlora or 16/32-bit weights", "--weights");
+        return bad("full fine-tuning of quantized weights; expected --method lora/qlora or 16/32-bit weights",
+                   "--weights");
     return ok();
 }
 
@@ -141,53 +116,55 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     const bool mixed        = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
     const std::uint64_t N   = p.gpus;
     const std::uint64_t dense_b = p.precision == train_precision::fp32 ? 4 : 2; // 16-bit everywhere but fp32 training
-    auto note = [&est](std::string s) { est.assumptions.push_back(std::move(s)); };
+    auto note                   = [&est](std::string s) { est.assumptions.push_back(std::move(s)); };
 
     // ---- what is trained, and the frozen base
     std::vector<trained_tensor> trained;
-    std::uint64_t base_bytes = 0;
-    std::map<int, std::uint64_t> unit_bytes; // per layer (-1: global tensors counted one by one below)
-    std::uint64_t largest_global = 0;
-    weight_format base_fmt = p.weights.format;
-    if (base_fmt == weight_format::native && p.method == train_method::qlora && m.quant.method == quant_method::none)
-        base_fmt = weight_format::nf4;
-    const bool stored_as_is = base_fmt == weight_format::native && m.quant.method != quant_method::none;
-
     detail::lora_plan lora;
     if (!full) {
         auto lp = detail::plan_lora(m, p.lora_rank, p.lora_targets);
         if (!lp) return make_error(lp.error().code, lp.error().message, lp.error().context);
-        lora    = std::move(lp.value());
-        trained = lora.matrices;
+        lora            = std::move(lp.value());
+        trained         = lora.matrices;
         est.lora_params = lora.params;
     }
-    std::uint64_t largest_tensor = 0;
+    std::uint64_t largest_tensor = 0, largest_global = 0, full_bytes = 0;
+    std::vector<std::uint64_t> layer_bytes(m.n_layer, 0);
     for (const auto& t : m.tensors) {
         const std::uint64_t n = t.n_elements();
-        std::uint64_t b       = 0;
-        if (full) {
-            b = n * dense_b;
-            trained_tensor tt;
-            tt.cols  = t.shape.empty() ? 1 : t.shape.back();
-            tt.count = 1;
+        if (t.layer < 0) largest_global = std::max(largest_global, n * dense_b);
+        if (!full) continue;
+        trained_tensor tt{n, 1, 1};
+        if (t.shape.size() >= 2) {
+            tt.cols = t.shape.back();
             for (std::size_t i = 0; i + 2 < t.shape.size(); ++i)
                 tt.count *= t.shape[i];
-            tt.rows = n / std::max<std::uint64_t>(tt.cols * tt.count, 1);
-            if (t.shape.size() < 2) tt = trained_tensor{n, 1, 1};
-            trained.push_back(tt);
-            largest_tensor = std::max(largest_tensor, n);
-        } else {
-            b = stored_as_is ? t.bytes : stored_bytes(t, base_fmt, dense_b);
+            tt.rows = n / (tt.cols * tt.count);
         }
-        base_bytes += b;
-        if (t.layer >= 0)
-            unit_bytes[t.layer] += b;
-        else
-            largest_global = std::max(largest_global, b);
+        trained.push_back(tt);
+        largest_tensor = std::max(largest_tensor, n);
+        full_bytes += n * dense_b;
+        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += n * dense_b;
     }
-    std::uint64_t largest_layer = 0;
-    for (const auto& [l, b] : unit_bytes)
-        largest_layer = std::max(largest_layer, b);
+    std::uint64_t base_bytes = 0;
+    if (!full) {
+        // The frozen base: the compute dtype for LoRA (checkpoints are loaded with torch_dtype=bf16/fp16),
+        // NF4 for QLoRA (bitsandbytes, as QLoRA's paper), or what --weights / the checkpoint says.
+        weight_choice base = p.weights;
+        if (base.format == weight_format::native && m.quant.method == quant_method::none)
+            base.format = p.method == train_method::qlora              ? weight_format::nf4
+                          : p.precision == train_precision::fp32       ? weight_format::f32
+                          : p.precision == train_precision::fp16_mixed ? weight_format::f16
+                                                                       : weight_format::bf16;
+        auto w = estimate_weights(m, base);
+        if (!w) return make_error(w.error().code, w.error().message, w.error().context);
+        base_bytes  = w->bytes;
+        layer_bytes = w->layer_bytes;
+        layer_bytes.resize(m.n_layer, 0);
+        note("frozen base weights: " + w->how);
+    }
+    const std::uint64_t largest_layer =
+        layer_bytes.empty() ? 0 : *std::max_element(layer_bytes.begin(), layer_bytes.end());
 
     std::uint64_t P = 0;
     for (const auto& t : trained)
@@ -204,17 +181,17 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     // Optimizer states follow the fp32 master/adapters, or the bf16 params in pure bf16 (torch
     // creates them with zeros_like(param)).
     const std::uint64_t state_b = p.precision == train_precision::bf16 ? 2 : 4;
-    std::uint64_t opt_total = 0;
+    std::uint64_t opt_total     = 0;
     for (const auto& t : trained)
         opt_total += optimizer_bytes(t, p.optimizer, state_b);
 
-    const bool sharded   = N > 1 && p.zero_stage >= 1;
+    const bool sharded             = N > 1 && p.zero_stage >= 1;
     const std::uint64_t shard_opt  = sharded ? N : 1;
     const std::uint64_t shard_grad = (N > 1 && p.zero_stage >= 2) ? N : 1;
     const std::uint64_t shard_w    = (N > 1 && p.zero_stage >= 3) ? N : 1;
 
     memory_parts g;
-    g.weights        = ceil_div(full ? P * param_b : base_bytes, shard_w);
+    g.weights        = ceil_div(full ? full_bytes : base_bytes, shard_w);
     g.adapters       = full ? 0 : ceil_div(P * param_b, shard_w);
     g.gradients      = ceil_div(P * grad_b, shard_grad);
     g.optimizer      = ceil_div(opt_total, shard_opt);
@@ -255,7 +232,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     // ---- activations, and the optimizer step's temporaries
     const auto act = detail::estimate_activations(m, p, stack);
     g.activations  = act.peak_bytes;
-    if (stack == train_stack::hf_trainer && p.zero_stage == 0 && p.optimizer == optimizer_kind::adamw && !p.offload_optimizer) {
+    if (stack == train_stack::hf_trainer && p.zero_stage == 0 && p.optimizer == optimizer_kind::adamw &&
+        !p.offload_optimizer) {
         // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
         // activations are freed by then, so only what exceeds them raises the peak.
         const std::uint64_t step_tmp = P * state_b;
@@ -272,7 +250,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         d.parts  = g;
         d.notes  = {"weights " + gib_str(g.weights) + (full ? " (trained copy)" : " (frozen base)"),
                     "activations " + gib_str(g.activations) + " (logits peak " + gib_str(act.logits_peak_bytes) +
-                        (p.grad_checkpointing ? ", checkpointed layer inputs " + gib_str(act.checkpoint_bytes) : "") + ")"};
+                        (p.grad_checkpointing ? ", checkpointed layer inputs " + gib_str(act.checkpoint_bytes) : "") +
+                        ")"};
         est.devices.push_back(std::move(d));
     }
     if (p.offload_optimizer) {
@@ -285,17 +264,18 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
 
     // ---- FLOPs per token: forward 2N, backward 4N (2N for frozen weights: no weight gradient),
     // plus one more forward (2N) with recomputation. Embedding lookups are not matmuls.
-    const param_counts pc = count_params(m);
-    const double active   = static_cast<double>(pc.active - std::min(pc.active, pc.embedding));
+    const param_counts pc  = count_params(m);
+    const double active    = static_cast<double>(pc.active - std::min(pc.active, pc.embedding));
     const double recompute = p.grad_checkpointing ? 2.0 : 0.0;
-    est.flops_per_token = full ? (6.0 + recompute) * active
-                               : (4.0 + recompute) * active + 6.0 * static_cast<double>(est.lora_params);
+    est.flops_per_token =
+        full ? (6.0 + recompute) * active : (4.0 + recompute) * active + 6.0 * static_cast<double>(est.lora_params);
 
     est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
 
     // ---- assumptions
     if (stack == train_stack::torchtune)
-        note("pure bf16 follows torchtune: bf16 params/grads/optimizer states, compiled kernels, chunked cross-entropy, FSDP");
+        note("pure bf16 follows torchtune: bf16 params/grads/optimizer states, compiled kernels, chunked "
+             "cross-entropy, FSDP");
     else
         note("mixed precision follows transformers Trainer + PEFT (+ DeepSpeed for --zero): autocast, eager kernels, "
              "fp32 cross-entropy over the full logits");
@@ -307,7 +287,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank: nothing changes" +
              (p.offload_optimizer ? " except the offload" : ""));
     if (p.zero_stage == 3 && stack == train_stack::torchtune) note("ZeRO-3 taken as FSDP full sharding (torchtune)");
-    note("overhead: CUDA context 1 GiB + caching-allocator slack 1.5 GiB" + std::string(N > 1 ? " + NCCL 0.5 GiB" : ""));
+    note("overhead: CUDA context 1 GiB + caching-allocator slack 1.5 GiB" +
+         std::string(N > 1 ? " + NCCL 0.5 GiB" : ""));
     return est;
 }
 

@@ -33,9 +33,9 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
     const std::uint64_t h = m.n_embd;
     // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
     const std::uint64_t eager_norm_extra = fused ? 0 : 4 * h;
-    std::uint64_t elems = 0;
-    std::uint64_t extra = 0;
-    std::uint64_t widest = h;
+    std::uint64_t elems                  = 0;
+    std::uint64_t extra                  = 0;
+    std::uint64_t widest                 = h;
     if (l.has_kv()) {
         const std::uint64_t q_w = std::uint64_t{l.n_head} * l.head_dim_k;
         const std::uint64_t k_w = std::uint64_t{l.n_head_kv} * l.head_dim_k;
@@ -45,9 +45,9 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
         extra += eager_norm_extra;
         widest = std::max({widest, q_w, o_w});
     }
-    std::uint64_t f = l.n_ff;
+    std::uint64_t f        = l.n_ff;
     std::uint64_t dispatch = 0;
-    bool gated = m.ffn == ffn_kind::gated;
+    bool gated             = m.ffn == ffn_kind::gated;
     if (l.is_moe) {
         f        = std::uint64_t{m.moe.n_expert_used} * m.moe.n_ff_expert + m.moe.n_ff_shexp;
         dispatch = std::uint64_t{m.moe.n_expert_used} * h;
@@ -101,8 +101,8 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
 
     if (p.grad_checkpointing) {
         // Logits are freed before the first layer is recomputed: the two peaks do not overlap.
-        a.peak_bytes = a.checkpoint_bytes +
-                       std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes);
+        a.peak_bytes =
+            a.checkpoint_bytes + std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes);
     } else {
         a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
     }

@@ -24,9 +24,9 @@ struct trained_tensor {
 };
 
 struct lora_plan {
-    std::uint64_t params = 0;              ///< r*(in+out) summed over every targeted matrix (and expert)
-    std::vector<trained_tensor> matrices;  ///< A [r, in] and B [out, r] of every target
-    std::vector<std::string> roles;        ///< tensor roles that got an adapter (for the notes)
+    std::uint64_t params = 0;               ///< r*(in+out) summed over every targeted matrix (and expert)
+    std::vector<trained_tensor> matrices;   ///< A [r, in] and B [out, r] of every target
+    std::vector<std::string> roles;         ///< tensor roles that got an adapter (for the notes)
     std::uint64_t largest_layer_params = 0; ///< adapter params of the layer holding the most
 };
 
@@ -56,7 +56,9 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
 std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden_size);
 
 /// DeepSpeed / FSDP knobs the estimate assumes; the config above writes the same values.
-inline constexpr std::uint64_t ds_bucket_elements   = 200'000'000;   // reduce/allgather bucket (Qwen's ds_config_zero2.json: 2e8)
-inline constexpr std::uint64_t ds_sub_group_elements = 1'000'000'000; // DeepSpeed default sub_group_size (ZeRO-3 optimizer step granularity)
+inline constexpr std::uint64_t ds_bucket_elements =
+    200'000'000; // reduce/allgather bucket (Qwen's ds_config_zero2.json: 2e8)
+inline constexpr std::uint64_t ds_sub_group_elements =
+    1'000'000'000; // DeepSpeed default sub_group_size (ZeRO-3 optimizer step granularity)
 
 } // namespace llmplan::detail

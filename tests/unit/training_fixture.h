@@ -22,25 +22,25 @@ struct llama_dims {
 inline tensor_desc make_tensor(std::string name, tensor_role role, int layer, std::vector<std::uint64_t> shape,
                                bool bias = false) {
     tensor_desc t;
-    t.name  = std::move(name);
-    t.role  = role;
-    t.layer = layer;
-    t.shape = std::move(shape);
-    t.type  = dtype::bf16;
-    t.bytes = t.n_elements() * 2;
+    t.name    = std::move(name);
+    t.role    = role;
+    t.layer   = layer;
+    t.shape   = std::move(shape);
+    t.type    = dtype::bf16;
+    t.bytes   = t.n_elements() * 2;
     t.is_bias = bias;
     return t;
 }
 
 inline model_desc make_llama(const llama_dims& d, std::string arch = "llama") {
     model_desc m;
-    m.id        = arch + "-test";
-    m.arch      = std::move(arch);
-    m.n_layer   = d.n_layer;
-    m.n_embd    = d.n_embd;
-    m.n_vocab   = d.n_vocab;
-    m.tied_embd = d.tied;
-    m.fused_qkv = d.fused_qkv;
+    m.id                    = arch + "-test";
+    m.arch                  = std::move(arch);
+    m.n_layer               = d.n_layer;
+    m.n_embd                = d.n_embd;
+    m.n_vocab               = d.n_vocab;
+    m.tied_embd             = d.tied;
+    m.fused_qkv             = d.fused_qkv;
     const std::uint64_t hd  = d.n_embd / d.n_head;
     const std::uint64_t q_w = hd * d.n_head;
     const std::uint64_t kv  = hd * d.n_head_kv;
@@ -54,11 +54,12 @@ inline model_desc make_llama(const llama_dims& d, std::string arch = "llama") {
         l.head_dim_v = static_cast<std::uint32_t>(hd);
         l.n_ff       = d.n_ff;
         m.layers.push_back(l);
-        const int li = static_cast<int>(i);
+        const int li        = static_cast<int>(i);
         const std::string p = "blk." + std::to_string(i) + ".";
         m.tensors.push_back(make_tensor(p + "attn_norm.weight", tensor_role::attn_norm, li, {d.n_embd}));
         if (d.fused_qkv) {
-            m.tensors.push_back(make_tensor(p + "attn_qkv.weight", tensor_role::attn_qkv, li, {q_w + 2 * kv, d.n_embd}));
+            m.tensors.push_back(
+                make_tensor(p + "attn_qkv.weight", tensor_role::attn_qkv, li, {q_w + 2 * kv, d.n_embd}));
             m.tensors.push_back(make_tensor(p + "attn_qkv.bias", tensor_role::attn_qkv, li, {q_w + 2 * kv}, true));
         } else {
             m.tensors.push_back(make_tensor(p + "attn_q.weight", tensor_role::attn_q, li, {q_w, d.n_embd}));

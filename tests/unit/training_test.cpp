@@ -9,7 +9,6 @@
 #include "training_fixture.h"
 
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
 
 namespace llmplan {
@@ -51,7 +50,7 @@ TEST(TrainingLora, FusedQkvIsAdaptedWhole) {
     // Qwen-1 style c_attn [64+32+32, 64]: 8*(64+128) = 1536 per layer; its bias is not adapted.
     test::llama_dims d;
     d.fused_qkv = true;
-    auto lp = detail::plan_lora(test::make_llama(d), 8, {"q"});
+    auto lp     = detail::plan_lora(test::make_llama(d), 8, {"q"});
     ASSERT_TRUE(lp);
     EXPECT_EQ(lp->params, 2u * 1536u);
 }
@@ -165,7 +164,7 @@ TEST(TrainingQlora, Nf4BaseKeepsEmbeddingsIn16Bit) {
     EXPECT_EQ(e->devices[0].parts.gradients, 16384u * 4u);
     EXPECT_EQ(e->lora_params, 16384u);
 
-    auto gg     = tiny();
+    auto gg      = tiny();
     gg.from_gguf = true;
     EXPECT_FALSE(estimate_training(gg, p));
 }
