@@ -73,10 +73,6 @@ std::string yes(std::optional<bool> b) {
     return b ? (*b ? "yes" : "no") : "?";
 }
 
-[[noreturn]] void fail(const llmplan::error& e) {
-    throw CLI::RuntimeError(e.what(), exit_user_error);
-}
-
 struct hardware_opts {
     bool json = false;
     std::string hardware_file;
@@ -120,7 +116,7 @@ void run_local(const hardware_opts& o) {
             {"unified_memory", m.unified_memory                                                                          },
             {"missing",        m.missing                                                                                 },
         };
-        fmt::print("{}\n", j.dump(2));
+        print_json(j);
         return;
     }
     fmt::print("This machine ({})\n", m.os.empty() ? "unknown OS" : m.os);
@@ -175,11 +171,9 @@ void run_list(const hardware_opts& o) {
         json arr = json::array();
         for (const auto* d : rows)
             arr.push_back(device_json(*d));
-        fmt::print("{}\n",
-                   json{
-                       {"hardware", arr}
-        }
-                       .dump(2));
+        json out;
+        out["hardware"] = arr;
+        print_json(out);
         return;
     }
     print_table(rows);
@@ -191,11 +185,9 @@ void run_show(const hardware_opts& o) {
     const auto d   = cat.lookup(o.name);
     if (!d) fail(d.error());
     if (o.json) {
-        fmt::print("{}\n",
-                   json{
-                       {"hardware", device_json(**d)}
-        }
-                       .dump(2));
+        json out;
+        out["hardware"] = device_json(**d);
+        print_json(out);
         return;
     }
     print_table({*d});

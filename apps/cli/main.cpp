@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "llmplan 0.1.0");
     llmplan::cli::add_inspect_command(app);
     llmplan::cli::add_models_command(app);
+    llmplan::cli::add_hardware_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
