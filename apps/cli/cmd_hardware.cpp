@@ -76,7 +76,7 @@ std::string yes(std::optional<bool> b) {
 struct hardware_opts {
     bool json = false;
     std::string hardware_file;
-    std::string filter;
+    std::vector<std::string> filter;
     std::string name;
 };
 
@@ -165,8 +165,11 @@ void print_table(const std::vector<const device_spec*>& rows) {
 }
 
 void run_list(const hardware_opts& o) {
-    const auto cat  = load_catalog(o);
-    const auto rows = cat.filter(o.filter);
+    const auto cat = load_catalog(o);
+    std::string words;
+    for (const auto& w : o.filter)
+        words += w + " ";
+    const auto rows = cat.filter(words);
     if (o.json) {
         json arr = json::array();
         for (const auto* d : rows)

@@ -245,8 +245,10 @@ std::vector<std::string> hardware_catalog::suggest(std::string_view name, std::s
     }
     std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;
+    // Only names within a few edits: half the typed name, at least 2 ("h1000" -> "H100 ...").
+    const std::size_t limit = std::max<std::size_t>(2, q.size() / 2);
     for (const auto& [dist, nm] : scored) {
-        if (out.size() >= n) break;
+        if (out.size() >= n || dist > limit) break;
         if (std::find(out.begin(), out.end(), nm) == out.end()) out.push_back(nm);
     }
     return out;
