@@ -29,5 +29,7 @@ void print_json(const nlohmann::json& j);
 void add_inspect_command(CLI::App& app);
 void add_models_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
+/// `llmplan hardware [list|show]` (cmd_hardware.cpp).
+void add_hardware_command(CLI::App& app);
 
 } // namespace llmplan::cli

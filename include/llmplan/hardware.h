@@ -1,0 +1,213 @@
+// Hardware: the catalog compiled into the binary (data/hardware/*.csv, every figure with a source),
+// machines users add from a file in the same format, and detection of the machine we run on.
+//
+// Units are in the names: bytes, bytes per second, FLOP/s (not TFLOPS), watts, US dollars. A figure
+// the tables leave blank ("not verified from a source") is an empty optional, never zero.
+#pragma once
+
+#include "llmplan/error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmplan {
+
+enum class device_kind : std::uint8_t {
+    gpu,    ///< one accelerator (gpus.csv, non-Apple): NVIDIA, AMD, Intel, TPU chips
+    apple,  ///< an Apple silicon SoC with unified memory (gpus.csv Apple rows)
+    cpu,    ///< a CPU for CPU-only inference (cpus.csv)
+    laptop, ///< a whole machine someone owns: laptop or desktop (laptops.csv)
+    cloud,  ///< a rentable instance (cloud_instances.csv), with 0..N GPUs
+    local,  ///< this machine, from detect_local_hardware()
+};
+
+[[nodiscard]] std::string_view to_string(device_kind k);
+
+/// One accelerator, CPU, machine or cloud instance.
+struct device_spec {
+    std::string name; ///< as the table names it ("H100 SXM 80GB", "g5.xlarge")
+    device_kind kind = device_kind::gpu;
+    std::string vendor;       ///< gpus/cpus: vendor; cloud: provider; laptops: ""
+    std::string form;         ///< form / segment column ("datacenter", "consumer", "laptop", "desktop")
+    std::string architecture; ///< micro-architecture ("Hopper", "Zen 4")
+
+    // --- the memory a model lives in -------------------------------------------------------------
+    /// Memory one accelerator can hold a model in: a GPU's VRAM; for unified memory (Apple, Strix
+    /// Halo) the share the GPU may use (see unified_memory). Cloud: per GPU. Laptops: the GPU's VRAM
+    /// or usable unified share; empty for a machine without a GPU and for CPU rows.
+    std::optional<std::uint64_t> memory_bytes;
+    /// Whole unified pool when memory is shared by CPU and GPU; empty otherwise.
+    std::optional<std::uint64_t> unified_memory_bytes;
+    bool unified_memory = false;
+    /// Peak bandwidth of that memory (CPU rows: DRAM per socket).
+    std::optional<std::uint64_t> memory_bandwidth_bytes_per_s;
+
+    // --- compute: vendor dense peaks (no 2:4 sparsity), per accelerator ---------------------------
+    std::optional<double> fp32_flops;
+    std::optional<double> fp16_flops; ///< FP16/BF16 tensor, FP32 accumulate (the `fp16_bf16_dense_tflops` column)
+    std::optional<double> bf16_flops; ///< same column as fp16_flops: the tables give one FP16/BF16 rate
+    std::optional<double> fp8_flops;
+    std::optional<double> int8_ops;
+    std::optional<double> measured_bf16_matmul_flops; ///< MAMF [STAS]: achievable, not peak
+
+    // --- llama.cpp decode measured by [XDAI] (batch 1); never mix the two tables ------------------
+    std::optional<double> measured_llama3_8b_q4km_tokens_per_s;
+    std::optional<double> measured_llama2_7b_q4_0_tokens_per_s;
+
+    // --- power and price -------------------------------------------------------------------------
+    std::optional<double> tdp_w;     ///< board power / TDP / machine load power (laptops)
+    std::optional<double> price_usd; ///< purchase price (launch MSRP or cited); never for cloud rows
+    std::string price_basis;
+
+    // --- host side: machines and instances -------------------------------------------------------
+    std::optional<std::uint64_t> host_memory_bytes; ///< system RAM (laptops: ram_gb; cloud: ram_gib)
+    std::optional<std::uint64_t> host_memory_bandwidth_bytes_per_s;
+    std::string cpu_model;  ///< laptops: cpu column; cloud: cpu_family; local: detected
+    std::string gpu_model;  ///< laptops/cloud: the GPU as that table names it ("" = none)
+    std::string gpu_link;   ///< the gpus.csv row it was linked to ("" = none); figures copied from it
+    std::string cpu_link;   ///< the cpus.csv row it was linked to, if any
+    unsigned gpu_count = 0; ///< accelerators in the machine (gpu/apple rows: 1; cpu rows: 0)
+
+    // --- CPU ---------------------------------------------------------------------------------------
+    std::optional<unsigned> cores;
+    std::optional<unsigned> threads; ///< hardware threads; cloud: vCPUs
+    std::optional<bool> avx2;        ///< only set by detection
+    std::optional<bool> avx512;      ///< empty = not verified
+    std::optional<bool> amx;
+
+    // --- cloud -------------------------------------------------------------------------------------
+    std::string provider;
+    std::string instance_type;
+    std::optional<double> price_usd_per_hour; ///< on-demand, whole instance
+    std::string price_region;
+
+    std::string notes;
+    std::string sources; ///< source keys, ';'-separated (see data/hardware/SOURCES.md)
+    std::string origin;  ///< where it came from: "hardware/gpus.csv:3", a user file:line, "detected"
+
+    /// memory_bytes x gpu_count: all the accelerator memory of the machine (0 when unknown).
+    [[nodiscard]] std::uint64_t total_accelerator_memory_bytes() const;
+    /// Known memory and bandwidth: enough for a fit and a roofline estimate.
+    [[nodiscard]] bool has_accelerator() const { return memory_bytes.has_value() && gpu_count > 0; }
+};
+
+/// Share of unified memory a Mac's GPU may use by default: macOS's recommendedMaxWorkingSetSize is
+/// about 70-78% of RAM ([XDAI], data/hardware/SOURCES.md, "Apple rows"); 75% is the middle of it.
+inline constexpr double apple_gpu_memory_share = 0.75;
+
+/// The hardware tables, in file order: gpus.csv, cpus.csv, laptops.csv, cloud_instances.csv (plus
+/// any rows added from user files). Name lookup is case-insensitive and tolerant of spaces, dashes
+/// and vendor words ("h100", "rtx-4090", "g5.xlarge", "H100 SXM 80GB").
+class hardware_catalog {
+  public:
+    [[nodiscard]] const std::vector<device_spec>& devices() const { return devices_; }
+    [[nodiscard]] std::size_t size() const { return devices_.size(); }
+
+    /// Every row of one kind, in file order.
+    [[nodiscard]] std::vector<const device_spec*> of_kind(device_kind k) const;
+    /// Rows a planner can place a model on: known accelerator memory and bandwidth (GPUs, Apple
+    /// SoCs, machines with a GPU, cloud GPU instances with a price), plus CPU rows and CPU-only
+    /// cloud instances with known bandwidth or price.
+    [[nodiscard]] std::vector<const device_spec*> candidates() const;
+    /// Rows whose name contains every word of `filter` (case-insensitive); all rows when empty.
+    [[nodiscard]] std::vector<const device_spec*> filter(std::string_view words) const;
+
+    /// Exact name (normalised) first, then a partial name naming one model ("h100" -> the first
+    /// H100 row, SXM preferred). Unknown -> error_code::unknown_name listing the closest names;
+    /// a name matching many models with no model number ("rtx") -> the same error, listing them.
+    [[nodiscard]] result<const device_spec*> lookup(std::string_view name) const;
+    /// Lookup restricted to one kind.
+    [[nodiscard]] result<const device_spec*> lookup(std::string_view name, device_kind kind) const;
+    /// Up to `n` names closest to `name` (edit distance on the normalised name and its words).
+    [[nodiscard]] std::vector<std::string> suggest(std::string_view name, std::size_t n = 5) const;
+
+    /// Append rows; cloud and laptop rows link to GPU rows already present (or in `more`).
+    void add(std::vector<device_spec> more);
+
+  private:
+    std::vector<device_spec> devices_;
+};
+
+/// The catalog compiled into the binary (parsed once; a broken table is a build-time bug, and the
+/// tests check it parses).
+const hardware_catalog& builtin_hardware();
+
+/// Parse the compiled-in tables (what builtin_hardware() holds; exposed so tests see any error).
+result<hardware_catalog> parse_builtin_hardware();
+
+/// Parse one table. `file` names it in errors; `table` is which format: "gpus", "cpus", "laptops",
+/// "cloud", or "" to tell from the header (or a `kind` column: gpu|apple|cpu|laptop|cloud).
+/// Rows with a cloud GPU or laptop GPU are linked against `link_to` when given.
+result<std::vector<device_spec>> parse_hardware_csv(std::string_view text, std::string_view file,
+                                                    std::string_view table          = {},
+                                                    const hardware_catalog* link_to = nullptr);
+
+/// Users' own machines, same CSV format as the catalog. Refuses negative prices, zero or negative
+/// bandwidth or memory, rows without a name; errors give file, line and field.
+result<std::vector<device_spec>> load_hardware_file(const std::string& path,
+                                                    const hardware_catalog& link_to = builtin_hardware());
+
+/// The builtin catalog plus the rows of `path`.
+result<hardware_catalog> catalog_with_file(const std::string& path);
+
+// ------------------------------------------------------------------------------------------------
+// This machine
+
+struct detected_gpu {
+    std::string name;
+    std::uint64_t memory_total_bytes = 0;
+    std::optional<std::uint64_t> memory_used_bytes;
+    std::string via; ///< "nvml", "nvidia-smi", "rocm-smi", "sysctl"
+};
+
+struct cpu_info {
+    std::string model;
+    unsigned sockets = 0;
+    unsigned cores   = 0; ///< physical cores (all sockets)
+    unsigned threads = 0; ///< logical processors
+    bool avx2        = false;
+    bool avx512f     = false;
+    bool amx         = false; ///< amx_tile
+    bool flags_known = false; ///< a flags/Features line was found
+};
+
+struct memory_info {
+    std::optional<std::uint64_t> total_bytes;
+    std::optional<std::uint64_t> available_bytes;
+};
+
+struct local_machine {
+    cpu_info cpu;
+    memory_info ram;
+    std::vector<detected_gpu> gpus;
+    bool unified_memory = false; ///< Apple silicon: GPUs share RAM
+    std::string os;
+    std::vector<std::string> missing; ///< what could not be read: "NVML not found", ...
+};
+
+/// Parsers over file text, so tests can feed sample files.
+cpu_info parse_cpuinfo(std::string_view text);
+memory_info parse_meminfo(std::string_view text);
+/// `nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader,nounits` (MiB).
+std::vector<detected_gpu> parse_nvidia_smi(std::string_view text);
+/// `rocm-smi --showproductname --showmeminfo vram` (lines "GPU[0] : key: value", bytes).
+std::vector<detected_gpu> parse_rocm_smi(std::string_view text);
+
+struct detect_options {
+    std::string proc_root = "/proc"; ///< where cpuinfo and meminfo are read
+    bool use_nvml         = true;
+    bool use_nvidia_smi   = true;
+    bool use_rocm_smi     = true;
+};
+
+/// Never fails: what cannot be read is listed in `missing`. No GPU is a normal answer.
+local_machine detect_local_hardware(const detect_options& opts = {});
+
+/// This machine as a device_spec (kind local): its first GPU model (count = GPUs of that model)
+/// matched to the catalog by name for bandwidth and FLOPs; no GPU -> a CPU machine with RAM.
+device_spec to_device_spec(const local_machine& m, const hardware_catalog& catalog = builtin_hardware());
+
+} // namespace llmplan

@@ -1,0 +1,163 @@
+// Parsers for /proc/cpuinfo, /proc/meminfo, nvidia-smi and rocm-smi output: text in, values out,
+// so tests feed sample files. Unreadable lines are skipped, never fatal.
+#include "hardware/text.h"
+#include "llmplan/hardware.h"
+
+#include <set>
+#include <utility>
+
+namespace llmplan {
+
+using detail::for_each_line;
+using detail::lower;
+using detail::to_u64;
+using detail::trim;
+
+namespace {
+constexpr std::uint64_t kib = 1024;    // /proc/meminfo "kB" are KiB (proc(5))
+constexpr std::uint64_t mib = 1048576; // nvidia-smi memory.* with nounits are MiB
+} // namespace
+
+cpu_info parse_cpuinfo(std::string_view text) {
+    cpu_info c;
+    std::set<std::pair<std::string, std::string>> cores; // (physical id, core id)
+    std::set<std::string> sockets;
+    std::string physical, arm_model;
+    unsigned cpu_cores = 0;
+    for_each_line(text, [&](std::string_view line) {
+        const auto colon = line.find(':');
+        if (colon == std::string_view::npos) return;
+        const auto key = trim(line.substr(0, colon));
+        const auto val = trim(line.substr(colon + 1));
+        if (key == "processor") {
+            ++c.threads;
+            physical.clear();
+        } else if (key == "model name" && c.model.empty()) {
+            c.model = std::string(val);
+        } else if ((key == "Model" || key == "Hardware") && arm_model.empty()) {
+            arm_model = std::string(val); // Arm boards (Raspberry Pi "Model", older kernels "Hardware")
+        } else if (key == "physical id") {
+            physical = std::string(val);
+            sockets.insert(physical);
+        } else if (key == "core id") {
+            cores.emplace(physical, std::string(val));
+        } else if (key == "cpu cores" && cpu_cores == 0) {
+            cpu_cores = static_cast<unsigned>(to_u64(val).value_or(0));
+        } else if ((key == "flags" || key == "Features") && !c.flags_known) {
+            c.flags_known         = true;
+            std::string_view rest = val;
+            while (!rest.empty()) {
+                const auto sp = rest.find(' ');
+                const auto f  = rest.substr(0, sp);
+                if (f == "avx2") c.avx2 = true;
+                if (f == "avx512f") c.avx512f = true;
+                if (f == "amx_tile") c.amx = true;
+                if (sp == std::string_view::npos) break;
+                rest.remove_prefix(sp + 1);
+            }
+        }
+    });
+    if (c.model.empty()) c.model = arm_model;
+    c.sockets = static_cast<unsigned>(sockets.empty() ? (c.threads > 0 ? 1 : 0) : sockets.size());
+    if (!cores.empty())
+        c.cores = static_cast<unsigned>(cores.size());
+    else if (cpu_cores > 0)
+        c.cores = cpu_cores * c.sockets;
+    else
+        c.cores = c.threads; // no topology lines (Arm, VMs): one thread per core
+    return c;
+}
+
+memory_info parse_meminfo(std::string_view text) {
+    memory_info m;
+    for_each_line(text, [&](std::string_view line) {
+        const auto colon = line.find(':');
+        if (colon == std::string_view::npos) return;
+        const auto key     = trim(line.substr(0, colon));
+        auto val           = trim(line.substr(colon + 1));
+        std::uint64_t unit = 1;
+        if (val.size() > 2 && val.substr(val.size() - 2) == "kB") {
+            unit = kib;
+            val  = trim(val.substr(0, val.size() - 2));
+        }
+        const auto v    = to_u64(val);
+        std::uint64_t b = 0;
+        if (!v || !detail::checked_mul(*v, unit, b)) return;
+        if (key == "MemTotal") m.total_bytes = b;
+        if (key == "MemAvailable") m.available_bytes = b;
+    });
+    return m;
+}
+
+std::vector<detected_gpu> parse_nvidia_smi(std::string_view text) {
+    std::vector<detected_gpu> out;
+    for_each_line(text, [&](std::string_view line) {
+        // name, memory.total, memory.used; the name never holds a comma in NVIDIA's naming
+        const auto c1 = line.find(',');
+        if (c1 == std::string_view::npos) return;
+        const auto c2   = line.find(',', c1 + 1);
+        const auto name = trim(line.substr(0, c1));
+        const auto tot =
+            to_u64(line.substr(c1 + 1, c2 == std::string_view::npos ? std::string_view::npos : c2 - c1 - 1));
+        std::uint64_t b = 0;
+        if (name.empty() || !tot || !detail::checked_mul(*tot, mib, b)) return;
+        detected_gpu g{std::string(name), b, std::nullopt, "nvidia-smi"};
+        if (c2 != std::string_view::npos)
+            if (const auto used = to_u64(line.substr(c2 + 1)); used && detail::checked_mul(*used, mib, b))
+                g.memory_used_bytes = b;
+        out.push_back(std::move(g));
+    });
+    return out;
+}
+
+std::vector<detected_gpu> parse_rocm_smi(std::string_view text) {
+    struct fields {
+        std::string market, series, model;
+        std::optional<std::uint64_t> total, used;
+    };
+    std::vector<std::pair<unsigned, fields>> by_index;
+    auto slot = [&](unsigned i) -> fields& {
+        for (auto& [k, f] : by_index)
+            if (k == i) return f;
+        return by_index.emplace_back(i, fields{}).second;
+    };
+    for_each_line(text, [&](std::string_view line) {
+        line = trim(line);
+        if (line.rfind("GPU[", 0) != 0) return;
+        const auto close = line.find(']');
+        const auto idx   = to_u64(line.substr(4, close == std::string_view::npos ? 0 : close - 4));
+        if (!idx || *idx > 1024) return;
+        auto rest     = line.substr(close + 1);
+        const auto c1 = rest.find(':');
+        if (c1 == std::string_view::npos) return;
+        rest          = rest.substr(c1 + 1);
+        const auto c2 = rest.find(':');
+        if (c2 == std::string_view::npos) return;
+        const auto key = lower(trim(rest.substr(0, c2)));
+        const auto val = trim(rest.substr(c2 + 1));
+        auto& f        = slot(static_cast<unsigned>(*idx));
+        if (key == "market name")
+            f.market = std::string(val);
+        else if (key == "card series")
+            f.series = std::string(val);
+        else if (key == "card model")
+            f.model = std::string(val);
+        else if (key == "vram total memory (b)")
+            f.total = to_u64(val);
+        else if (key == "vram total used memory (b)")
+            f.used = to_u64(val);
+    });
+    std::vector<detected_gpu> out;
+    for (auto& [i, f] : by_index) {
+        if (!f.total) continue;
+        detected_gpu g;
+        g.name               = !f.market.empty() ? f.market : !f.series.empty() ? f.series : f.model;
+        g.memory_total_bytes = *f.total;
+        g.memory_used_bytes  = f.used;
+        g.via                = "rocm-smi";
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+} // namespace llmplan

@@ -1,0 +1,321 @@
+// Reading the four hardware tables (gpus, cpus, laptops, cloud_instances) into device_spec rows.
+// Column meanings and units: data/hardware/SOURCES.md. Blank = not verified = empty optional.
+#include "hardware/tables.h"
+
+#include "hardware/csv.h"
+#include "hardware/names.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace llmplan::detail {
+
+namespace {
+
+// Unit factors. The tables give decimal GB/s, TFLOPS and TOPS (SOURCES.md "gpus.csv columns").
+constexpr double gb         = 1e9;          // vendor GB and GB/s are decimal
+constexpr double gib        = 1073741824.0; // 2^30: cloud ram_gib
+constexpr double mib        = 1048576.0;    // 2^20
+constexpr double tera       = 1e12;         // TFLOPS / TOPS -> FLOP/s
+constexpr double max_figure = 1e21;         // a sanity bound: no device has a zettabyte or ZFLOP/s
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool starts_with_ci(std::string_view s, std::string_view p) {
+    return s.size() >= p.size() && lower(s.substr(0, p.size())) == p;
+}
+
+enum class sign_rule { any_non_negative, positive };
+
+/// Reads numeric columns of one row, with errors naming file:line and the column.
+struct row_reader {
+    const csv_table& t;
+    std::size_t r;
+
+    [[nodiscard]] std::string_view str(std::string_view col) const { return t.get(r, col); }
+
+    unexpected bad(std::string_view col, std::string_view why) const {
+        return make_error(error_code::bad_device_file, fmt::format("field '{}': {}", col, why), t.where(r));
+    }
+
+    /// A plain number, or empty when blank. Non-numbers, negatives (and zero when `positive`) are errors.
+    result<std::optional<double>> number(std::string_view col, sign_rule rule = sign_rule::any_non_negative,
+                                         bool leading_only = false) const {
+        const auto s = str(col);
+        if (s.empty()) return std::optional<double>{};
+        double v           = 0;
+        const auto* end    = s.data() + s.size();
+        const auto [p, ec] = std::from_chars(s.data(), end, v);
+        if (ec != std::errc() || (!leading_only && p != end) || !std::isfinite(v))
+            return bad(col, fmt::format("'{}' is not a number; expected a plain number without units", s));
+        if (v < 0) return bad(col, fmt::format("{} is negative; expected a value >= 0", s));
+        if (rule == sign_rule::positive && v == 0) return bad(col, "0; expected a value > 0 (blank if unknown)");
+        if (v > max_figure) return bad(col, fmt::format("{} is out of range", s));
+        return std::optional<double>{v};
+    }
+
+    result<std::optional<std::uint64_t>> bytes(std::string_view col, double unit, bool leading_only = false) const {
+        auto v = number(col, sign_rule::positive, leading_only);
+        if (!v) return unexpected{v.error()};
+        if (!*v) return std::optional<std::uint64_t>{};
+        return std::optional<std::uint64_t>{static_cast<std::uint64_t>(std::llround(**v * unit))};
+    }
+
+    result<std::optional<double>> scaled(std::string_view col, double unit) const {
+        auto v = number(col);
+        if (!v) return v;
+        if (*v) **v *= unit;
+        return v;
+    }
+
+    result<std::optional<unsigned>> count(std::string_view col) const {
+        auto v = number(col);
+        if (!v) return unexpected{v.error()};
+        if (!*v) return std::optional<unsigned>{};
+        if (**v != std::floor(**v) || **v > 1e6) return bad(col, fmt::format("'{}' is not a whole count", str(col)));
+        return std::optional<unsigned>{static_cast<unsigned>(**v)};
+    }
+};
+
+/// "yes ...", "no ...", "n/a ..." -> true/false/false; blank -> unknown.
+std::optional<bool> yes_no(std::string_view s) {
+    if (starts_with_ci(s, "yes")) return true;
+    if (starts_with_ci(s, "no") || starts_with_ci(s, "n/a")) return false;
+    return std::nullopt;
+}
+
+#define LLMPLAN_TRY(var, expr)                                                                                         \
+    auto var##_r = (expr);                                                                                             \
+    if (!var##_r) return unexpected{var##_r.error()};                                                                  \
+    auto var = *var##_r
+
+/// Memory unit text -> bytes per unit. "GB (unified, max config)" reads as GB.
+result<double> memory_unit(const row_reader& rr) {
+    const auto u = rr.str("memory_unit");
+    if (starts_with_ci(u, "gib")) return gib;
+    if (starts_with_ci(u, "gb")) return gb;
+    if (starts_with_ci(u, "mib")) return mib;
+    if (starts_with_ci(u, "tb")) return 1e12;
+    return rr.bad("memory_unit", fmt::format("'{}'; expected GB, GiB, MiB or TB", u));
+}
+
+/// "... up to 96 GB assignable ..." -> 96 (the Strix Halo row states its GPU share this way).
+std::optional<double> assignable_gb(std::string_view unit) {
+    const auto l   = lower(unit);
+    const auto pos = l.find("up to ");
+    if (pos == std::string::npos || l.find("assignable") == std::string::npos) return std::nullopt;
+    double v      = 0;
+    const auto* b = l.data() + pos + 6;
+    if (std::from_chars(b, l.data() + l.size(), v).ec != std::errc()) return std::nullopt;
+    return v;
+}
+
+void append_note(std::string& notes, std::string_view more) {
+    if (more.empty()) return;
+    if (!notes.empty()) notes += " ";
+    notes += more;
+}
+
+} // namespace
+
+result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
+    row_reader rr{t, r};
+    device_spec d;
+    d.name         = std::string(rr.str("name"));
+    d.vendor       = std::string(rr.str("vendor"));
+    d.form         = std::string(rr.str("form"));
+    d.architecture = std::string(rr.str("architecture"));
+    d.kind         = lower(d.vendor) == "apple" ? device_kind::apple : device_kind::gpu;
+    d.gpu_count    = 1;
+    d.notes        = std::string(rr.str("notes"));
+    d.sources      = std::string(rr.str("source"));
+
+    // "16/32" (V100 PCIe, two variants): the first, smaller size, so a fit is never overstated.
+    const auto mem_text = rr.str("memory");
+    if (!mem_text.empty()) {
+        LLMPLAN_TRY(unit, memory_unit(rr));
+        LLMPLAN_TRY(mem, rr.bytes("memory", unit, mem_text.find('/') != std::string_view::npos));
+        d.memory_bytes = mem;
+    }
+    const auto unit_text = rr.str("memory_unit");
+    d.unified_memory     = d.kind == device_kind::apple || lower(unit_text).find("unified") != std::string::npos;
+    if (d.unified_memory && d.memory_bytes) {
+        d.unified_memory_bytes = d.memory_bytes;
+        if (const auto share = assignable_gb(unit_text)) {
+            d.memory_bytes = static_cast<std::uint64_t>(std::llround(*share * gb));
+        } else {
+            d.memory_bytes = static_cast<std::uint64_t>(static_cast<double>(*d.memory_bytes) * apple_gpu_memory_share);
+            append_note(d.notes, "memory_bytes = 75% of the unified pool: the share macOS lets the GPU use by "
+                                 "default (recommendedMaxWorkingSetSize, ~70-78% per [XDAI]).");
+        }
+    }
+    LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
+    d.memory_bandwidth_bytes_per_s = bw;
+    LLMPLAN_TRY(fp32, rr.scaled("fp32_tflops", tera));
+    LLMPLAN_TRY(fp16, rr.scaled("fp16_bf16_dense_tflops", tera));
+    LLMPLAN_TRY(fp8, rr.scaled("fp8_dense_tflops", tera));
+    LLMPLAN_TRY(int8, rr.scaled("int8_dense_tops", tera));
+    LLMPLAN_TRY(mamf, rr.scaled("measured_bf16_matmul_tflops", tera));
+    LLMPLAN_TRY(l3, rr.number("measured_llama3_8b_q4km_tg_tok_s"));
+    LLMPLAN_TRY(l2, rr.number("measured_llama2_7b_q4_0_tg_tok_s"));
+    LLMPLAN_TRY(tdp, rr.number("tdp_w", sign_rule::positive));
+    // user files may use the laptops' price_usd for a card too
+    LLMPLAN_TRY(price, rr.number(t.column("typical_price_usd") ? "typical_price_usd" : "price_usd"));
+    d.fp32_flops                           = fp32;
+    d.fp16_flops                           = fp16;
+    d.bf16_flops                           = fp16;
+    d.fp8_flops                            = fp8;
+    d.int8_ops                             = int8;
+    d.measured_bf16_matmul_flops           = mamf;
+    d.measured_llama3_8b_q4km_tokens_per_s = l3;
+    d.measured_llama2_7b_q4_0_tokens_per_s = l2;
+    d.tdp_w                                = tdp;
+    d.price_usd                            = price;
+    d.price_basis                          = std::string(rr.str("price_basis"));
+    return d;
+}
+
+result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
+    row_reader rr{t, r};
+    device_spec d;
+    d.kind         = device_kind::cpu;
+    d.name         = std::string(rr.str("name"));
+    d.vendor       = std::string(rr.str("vendor"));
+    d.form         = std::string(rr.str("segment"));
+    d.architecture = std::string(rr.str("architecture"));
+    d.cpu_model    = d.name;
+    d.notes        = std::string(rr.str("notes"));
+    d.sources      = std::string(rr.str("source"));
+    LLMPLAN_TRY(cores, rr.count("cores"));
+    LLMPLAN_TRY(threads, rr.count("threads"));
+    LLMPLAN_TRY(bw, rr.bytes("theoretical_mem_bw_gb_s", gb));
+    LLMPLAN_TRY(maxmem, rr.bytes("max_memory_gb", gb));
+    LLMPLAN_TRY(tdp, rr.number("tdp_w", sign_rule::positive));
+    LLMPLAN_TRY(price, rr.number("launch_price_usd"));
+    d.cores                             = cores;
+    d.threads                           = threads;
+    d.memory_bandwidth_bytes_per_s      = bw;
+    d.host_memory_bandwidth_bytes_per_s = bw;
+    d.host_memory_bytes                 = maxmem;
+    d.avx512                            = yes_no(rr.str("avx512"));
+    d.amx                               = yes_no(rr.str("amx"));
+    d.tdp_w                             = tdp;
+    d.price_usd                         = price;
+    d.price_basis                       = std::string(rr.str("price_basis"));
+    return d;
+}
+
+/// Copy a linked GPU row's per-chip figures into a machine or instance row.
+void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth) {
+    d.gpu_link = g.name;
+    if (d.architecture.empty()) d.architecture = g.architecture;
+    if (with_bandwidth && !d.memory_bandwidth_bytes_per_s)
+        d.memory_bandwidth_bytes_per_s = g.memory_bandwidth_bytes_per_s;
+    if (!d.memory_bytes && !g.unified_memory) d.memory_bytes = g.memory_bytes;
+    d.fp32_flops = g.fp32_flops;
+    d.fp16_flops = g.fp16_flops;
+    d.bf16_flops = g.bf16_flops;
+    d.fp8_flops  = g.fp8_flops;
+    d.int8_ops   = g.int8_ops;
+    if (with_bandwidth) d.measured_bf16_matmul_flops = g.measured_bf16_matmul_flops;
+    append_note(d.notes, fmt::format("Per-GPU figures from gpus.csv '{}' [{}].", g.name, g.sources));
+    if (!g.sources.empty()) d.sources += (d.sources.empty() ? "" : "; ") + g.sources;
+}
+
+result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span<const device_spec* const> gpus,
+                                    std::span<const device_spec* const> cpus) {
+    row_reader rr{t, r};
+    device_spec d;
+    d.kind      = device_kind::laptop;
+    d.name      = std::string(rr.str("name"));
+    d.form      = std::string(rr.str("form"));
+    d.cpu_model = std::string(rr.str("cpu"));
+    d.gpu_model = std::string(rr.str("gpu"));
+    d.notes     = std::string(rr.str("notes"));
+    d.sources   = std::string(rr.str("source"));
+    LLMPLAN_TRY(ram, rr.bytes("ram_gb", gb));
+    LLMPLAN_TRY(vram, rr.bytes("vram_gb", gb));
+    LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
+    LLMPLAN_TRY(sysbw, rr.bytes("system_ram_bandwidth_gb_s", gb));
+    LLMPLAN_TRY(price, rr.number("price_usd"));
+    LLMPLAN_TRY(power, rr.number("power_w", sign_rule::positive));
+    d.host_memory_bytes = ram;
+    d.price_usd         = price;
+    d.price_basis       = std::string(rr.str("price_basis"));
+    d.tdp_w             = power;
+    d.unified_memory    = lower(rr.str("ram_type")).find("unified") != std::string::npos;
+    const bool has_gpu  = !d.gpu_model.empty() && !starts_with_ci(d.gpu_model, "integrated (shares");
+    if (vram) {
+        d.memory_bytes = vram;
+    } else if (d.unified_memory && has_gpu && ram) {
+        d.memory_bytes = static_cast<std::uint64_t>(static_cast<double>(*ram) * apple_gpu_memory_share);
+        append_note(d.notes,
+                    "memory_bytes = 75% of unified RAM: the GPU's default share on macOS (~70-78% per [XDAI]).");
+    }
+    if (d.unified_memory) d.unified_memory_bytes = ram;
+    d.gpu_count                    = d.memory_bytes ? 1 : 0;
+    d.memory_bandwidth_bytes_per_s = bw;
+    // bandwidth the CPU sees: given for desktops; the unified pool; or the only memory there is
+    d.host_memory_bandwidth_bytes_per_s = sysbw ? sysbw : (d.unified_memory || d.gpu_count == 0 ? bw : std::nullopt);
+    if (d.gpu_count == 0) d.memory_bandwidth_bytes_per_s = bw;
+    if (has_gpu) {
+        if (const auto* g = best_match(d.gpu_model, gpus, match_mode::link)) {
+            copy_gpu_figures(d, *g, false);
+            d.vendor = g->vendor;
+        }
+    }
+    if (const auto* c = best_match(d.cpu_model, cpus, match_mode::link)) {
+        d.cpu_link = c->name;
+        d.avx512   = c->avx512;
+        d.amx      = c->amx;
+    }
+    return d;
+}
+
+result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<const device_spec* const> gpus) {
+    row_reader rr{t, r};
+    device_spec d;
+    d.kind          = device_kind::cloud;
+    d.provider      = std::string(rr.str("provider"));
+    d.vendor        = d.provider;
+    d.instance_type = std::string(rr.str("instance_type"));
+    d.name          = d.instance_type;
+    d.form          = "cloud";
+    d.gpu_model     = std::string(rr.str("gpu_model"));
+    d.cpu_model     = std::string(rr.str("cpu_family"));
+    d.price_region  = std::string(rr.str("price_region"));
+    d.price_basis   = std::string(rr.str("price_basis"));
+    d.notes         = std::string(rr.str("notes"));
+    d.sources       = std::string(rr.str("source"));
+    LLMPLAN_TRY(count, rr.count("gpu_count"));
+    LLMPLAN_TRY(mem, rr.bytes("gpu_memory_gb_per_gpu", gb));
+    LLMPLAN_TRY(vcpus, rr.count("vcpus"));
+    LLMPLAN_TRY(ram, rr.bytes("ram_gib", gib));
+    LLMPLAN_TRY(price, rr.number("price_usd_per_hour"));
+    d.gpu_count          = count.value_or(d.gpu_model.empty() ? 0 : 1);
+    d.memory_bytes       = d.gpu_count > 0 ? mem : std::nullopt;
+    d.threads            = vcpus;
+    d.host_memory_bytes  = ram;
+    d.price_usd_per_hour = price;
+    // ISA from the provider's family naming (cloud README: "cpu_family"); Arm has neither.
+    const auto fam = lower(d.cpu_model);
+    if (fam.find("arm") != std::string::npos) d.avx512 = d.amx = false;
+    if (fam.find("avx-512") != std::string::npos) d.avx512 = true;
+    if (fam.find("amx") != std::string::npos) d.amx = true;
+    if (d.gpu_count > 0 && !d.gpu_model.empty()) {
+        if (const auto* g = best_match(d.gpu_model, gpus, match_mode::link)) {
+            copy_gpu_figures(d, *g, true); // no TDP: the hourly price already includes power
+        }
+    }
+    return d;
+}
+
+} // namespace llmplan::detail

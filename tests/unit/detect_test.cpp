@@ -1,0 +1,171 @@
+// Detection of this machine, from sample /proc and tool output (no GPU or driver needed).
+#include "llmplan/hardware.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace llmplan {
+namespace {
+
+// Two sockets x 2 cores x 2 threads, trimmed from an x86 /proc/cpuinfo (key\t: value lines).
+constexpr const char* cpuinfo_x86 = R"(processor	: 0
+vendor_id	: GenuineIntel
+model name	: Intel(R) Xeon(R) Platinum 8480+
+physical id	: 0
+core id		: 0
+cpu cores	: 2
+flags		: fpu sse2 avx avx2 avx512f avx512bw amx_bf16 amx_tile amx_int8
+
+processor	: 1
+model name	: Intel(R) Xeon(R) Platinum 8480+
+physical id	: 0
+core id		: 0
+processor	: 2
+physical id	: 0
+core id		: 1
+processor	: 3
+physical id	: 0
+core id		: 1
+processor	: 4
+physical id	: 1
+core id		: 0
+processor	: 5
+physical id	: 1
+core id		: 0
+processor	: 6
+physical id	: 1
+core id		: 1
+processor	: 7
+physical id	: 1
+core id		: 1
+)";
+
+TEST(detect, cpuinfo_x86_topology_and_flags) {
+    const auto c = parse_cpuinfo(cpuinfo_x86);
+    EXPECT_EQ(c.model, "Intel(R) Xeon(R) Platinum 8480+");
+    EXPECT_EQ(c.threads, 8u);
+    EXPECT_EQ(c.sockets, 2u);
+    EXPECT_EQ(c.cores, 4u); // distinct (physical id, core id) pairs
+    EXPECT_TRUE(c.flags_known);
+    EXPECT_TRUE(c.avx2);
+    EXPECT_TRUE(c.avx512f);
+    EXPECT_TRUE(c.amx);
+}
+
+TEST(detect, cpuinfo_arm_without_topology) {
+    const auto c = parse_cpuinfo("processor\t: 0\nFeatures\t: fp asimd sve\n\nprocessor\t: 1\n"
+                                 "Features\t: fp asimd sve\n\nModel\t: Raspberry Pi 5 Model B\n");
+    EXPECT_EQ(c.threads, 2u);
+    EXPECT_EQ(c.cores, 2u);
+    EXPECT_EQ(c.model, "Raspberry Pi 5 Model B");
+    EXPECT_TRUE(c.flags_known);
+    EXPECT_FALSE(c.avx2);
+    EXPECT_FALSE(parse_cpuinfo("").flags_known);
+}
+
+TEST(detect, meminfo_kib) {
+    const auto m = parse_meminfo("MemTotal:       24683584 kB\nMemFree:        24459556 kB\n"
+                                 "MemAvailable:   24412732 kB\nBogus: x kB\n");
+    EXPECT_EQ(m.total_bytes, 24683584ull * 1024); // proc(5): "kB" means KiB
+    EXPECT_EQ(m.available_bytes, 24412732ull * 1024);
+    EXPECT_FALSE(parse_meminfo("garbage").total_bytes);
+}
+
+TEST(detect, nvidia_smi_csv_in_mib) {
+    const auto g = parse_nvidia_smi("NVIDIA H200, 143771, 0\nNVIDIA GeForce RTX 4090, 24564, 1234\n[N/A]\n");
+    ASSERT_EQ(g.size(), 2u);
+    EXPECT_EQ(g[0].name, "NVIDIA H200");
+    EXPECT_EQ(g[0].memory_total_bytes, 143771ull << 20);
+    EXPECT_EQ(g[1].memory_used_bytes, 1234ull << 20);
+    EXPECT_EQ(g[1].via, "nvidia-smi");
+    EXPECT_TRUE(parse_nvidia_smi("").empty());
+}
+
+TEST(detect, rocm_smi_lines) {
+    const auto g = parse_rocm_smi("======= ROCm System Management Interface =======\n"
+                                  "GPU[0]\t\t: Card series:\t\tAMD Instinct MI300X\n"
+                                  "GPU[0]\t\t: VRAM Total Memory (B): 206141652992\n"
+                                  "GPU[0]\t\t: VRAM Total Used Memory (B): 7028736\n"
+                                  "GPU[1]\t\t: Card series:\t\tAMD Instinct MI300X\n"
+                                  "GPU[1]\t\t: VRAM Total Memory (B): 206141652992\n");
+    ASSERT_EQ(g.size(), 2u);
+    EXPECT_EQ(g[0].name, "AMD Instinct MI300X");
+    EXPECT_EQ(g[0].memory_total_bytes, 206141652992ull);
+    EXPECT_EQ(g[0].memory_used_bytes, 7028736ull);
+    EXPECT_FALSE(g[1].memory_used_bytes);
+}
+
+TEST(detect, missing_proc_degrades_and_says_what_is_missing) {
+    detect_options o;
+    o.proc_root      = "/nonexistent-proc";
+    o.use_nvml       = false;
+    o.use_nvidia_smi = false;
+    o.use_rocm_smi   = false;
+    const auto m     = detect_local_hardware(o);
+#ifndef __APPLE__
+    ASSERT_GE(m.missing.size(), 2u);
+    EXPECT_NE(m.missing[0].find("cpuinfo"), std::string::npos);
+    EXPECT_NE(m.missing[1].find("meminfo"), std::string::npos);
+#endif
+    const auto d = to_device_spec(m);
+    EXPECT_EQ(d.kind, device_kind::local);
+    EXPECT_EQ(d.gpu_count, 0u);
+}
+
+TEST(detect, injected_proc_root) {
+    const auto dir = std::filesystem::temp_directory_path() / "llmplan_proc";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "cpuinfo") << cpuinfo_x86;
+    std::ofstream(dir / "meminfo") << "MemTotal: 1048576 kB\nMemAvailable: 524288 kB\n";
+    detect_options o;
+    o.proc_root = dir.string();
+    o.use_nvml = o.use_nvidia_smi = o.use_rocm_smi = false;
+    const auto m                                   = detect_local_hardware(o);
+#ifndef __APPLE__
+    EXPECT_EQ(m.cpu.threads, 8u);
+    EXPECT_EQ(m.ram.total_bytes, 1ull << 30);
+    EXPECT_TRUE(m.missing.empty());
+    const auto d = to_device_spec(m);
+    EXPECT_EQ(d.cpu_link, "Xeon Platinum 8480+ (Sapphire Rapids)");
+    EXPECT_EQ(d.host_memory_bandwidth_bytes_per_s, 307'200'000'000ull); // cpus.csv: 8 ch DDR5-4800
+    EXPECT_EQ(d.amx, true);
+#endif
+}
+
+TEST(detect, detected_gpus_match_the_catalog) {
+    local_machine m;
+    m.cpu.model = "AMD EPYC 9654 96-Core Processor";
+    m.gpus      = parse_nvidia_smi("NVIDIA H200, 143771, 0\nNVIDIA H200, 143771, 0\n");
+    auto d      = to_device_spec(m);
+    EXPECT_EQ(d.gpu_count, 2u);
+    EXPECT_EQ(d.gpu_link, "H200 SXM");
+    EXPECT_EQ(d.memory_bytes, 143771ull << 20); // what the driver reports, not the catalog's 141 GB
+    EXPECT_EQ(d.memory_bandwidth_bytes_per_s, 4'800'000'000'000ull);
+    EXPECT_EQ(d.cpu_link, "EPYC 9654 (Genoa)");
+
+    // Apple: unified memory, 75% usable by the GPU.
+    local_machine mac;
+    mac.unified_memory = true;
+    mac.gpus.push_back(detected_gpu{"Apple M2 Max", 64'000'000'000ull, std::nullopt, "sysctl"});
+    d = to_device_spec(mac);
+    EXPECT_EQ(d.gpu_link, "Apple M2 Max");
+    EXPECT_EQ(d.memory_bytes, 48'000'000'000ull);
+    EXPECT_EQ(d.memory_bandwidth_bytes_per_s, 400'000'000'000ull);
+
+    local_machine odd;
+    odd.gpus.push_back(detected_gpu{"Mystery GPU 9000", 8ull << 30, std::nullopt, "nvml"});
+    d = to_device_spec(odd);
+    EXPECT_EQ(d.gpu_link, "");
+    EXPECT_FALSE(d.memory_bandwidth_bytes_per_s);
+    EXPECT_NE(d.notes.find("not in the catalog"), std::string::npos);
+}
+
+TEST(detect, real_machine_never_fails) {
+    const auto m = detect_local_hardware();
+    const auto d = to_device_spec(m);
+    EXPECT_FALSE(d.name.empty());
+}
+
+} // namespace
+} // namespace llmplan
