@@ -1,7 +1,10 @@
 // load_model: catalog id, config.json path, model directory, or GGUF file -> model_desc.
 #include "llmplan/load.h"
 
+#include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
+#include "llmplan/safetensors.h"
+#include "model/arch_tensors.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -39,6 +42,50 @@ result<model_desc> load_config_file(const fs::path& config) {
     return m;
 }
 
+/// A checkpoint folder: the config describes the architecture; the safetensors headers (when
+/// present) give the exact tensors. Unquantized checkpoints replace the generated tensors by the
+/// file's; quantized ones (packed int32/uint8 blocks, scales) keep the architecture's tensors for
+/// parameter counts and record the exact bytes on disk.
+result<model_desc> load_model_dir(const fs::path& dir) {
+    auto m = load_config_file(dir / "config.json");
+    if (!m) return m;
+    std::error_code ec;
+    bool has_weights = fs::exists(dir / "model.safetensors.index.json", ec);
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".safetensors") has_weights = true;
+    if (!has_weights) return m;
+    auto st = read_safetensors_dir(dir.string());
+    if (!st) return st.error();
+    m->file_bytes = st->headers_read ? st->file_bytes : st->index_total_size;
+    if (!st->headers_read) {
+        m->notes.push_back("only the safetensors index is present: weights from the formula, disk size from the index");
+        return m;
+    }
+    if (m->quant.method != quant_method::none) {
+        m->notes.push_back("quantized checkpoint: parameters from the architecture, bytes on disk from its files");
+        return m;
+    }
+    m->tensors = std::move(st->tensors);
+    m->source  = weights_source::tensors;
+    return m;
+}
+
+result<model_desc> load_gguf(const fs::path& p) {
+    auto g = read_gguf_file(p.string());
+    if (!g) return g.error();
+    auto m = model_from_gguf(*g, p.string());
+    if (!m) return m;
+    // A vocab-only GGUF (tokenizer tests) has the architecture's numbers but no tensors: size the
+    // weights from the architecture as for a config-only model.
+    if (m->tensors.empty() && m->n_layer > 0) {
+        m->torch_dtype = dtype::f16;
+        generate_tensors(*m);
+        m->source = weights_source::formula;
+        m->notes.push_back("vocab-only GGUF: weights from the architecture at f16");
+    }
+    return m;
+}
+
 } // namespace
 
 result<model_desc> load_model(std::string_view spec) {
@@ -50,9 +97,10 @@ result<model_desc> load_model(std::string_view spec) {
         if (!fs::exists(config, ec))
             return make_error(error_code::file_not_found,
                               "directory has no config.json; expected a Hugging Face model folder", p.string());
-        return load_config_file(config);
+        return load_model_dir(p);
     }
     if (fs::is_regular_file(p, ec)) {
+        if (p.extension() == ".gguf") return load_gguf(p);
         return load_config_file(p);
     }
     if (const auto* e = find_in_catalog(spec)) return load_catalog_model(*e);
