@@ -7,16 +7,15 @@
 #include "llmplan/text_report.h"
 #include "llmplan/units.h"
 
-#include <fmt/format.h>
-
 #include <cstdio>
+#include <fmt/format.h>
 #include <memory>
 
 namespace llmplan::cli {
 namespace {
 
-
-template <class E> E pick(const std::string& v, const char* option, std::initializer_list<std::pair<const char*, E>> rows) {
+template <class E>
+E pick(const std::string& v, const char* option, std::initializer_list<std::pair<const char*, E>> rows) {
     std::string allowed;
     for (const auto& [n, e] : rows) {
         if (v == n) return e;
@@ -26,7 +25,11 @@ template <class E> E pick(const std::string& v, const char* option, std::initial
 }
 
 bool on_off(const std::string& v, const char* option) {
-    return pick<bool>(v, option, {{"on", true}, {"off", false}});
+    return pick<bool>(v, option,
+                      {
+                          {"on",  true },
+                          {"off", false}
+    });
 }
 
 } // namespace
@@ -50,6 +53,9 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--gpu-memory-utilization", o.gpu_mem_util, "vLLM fraction of GPU memory [0.9]");
     cmd->add_option("--max-num-seqs", o.max_num_seqs, "vLLM sequences per step [256]");
     cmd->add_option("--device-memory", o.device_memory, "each GPU's memory, e.g. 80GiB");
+    cmd->add_option("--memory", o.memory,
+                    "a memory budget per device (e.g. 24GiB): also answer the longest context, the most "
+                    "sequences and the best precision that fit");
     // training
     cmd->add_option("--method", o.method, "full | lora | qlora [lora]");
     cmd->add_option("--optimizer", o.optimizer, "adamw | adamw-8bit | sgd | adafactor [adamw]");
@@ -70,20 +76,34 @@ resolved_estimate run_estimate(const estimate_options& o) {
     resolved_estimate r{std::move(*m), {}, std::nullopt, {}, std::nullopt};
     if (o.task == "train") {
         training_params& t = r.train;
-        t.method    = pick<train_method>(o.method, "--method", {{"full", train_method::full}, {"lora", train_method::lora},
-                                                                {"qlora", train_method::qlora}});
-        t.optimizer = pick<optimizer_kind>(o.optimizer, "--optimizer",
-                                           {{"adamw", optimizer_kind::adamw}, {"adamw-8bit", optimizer_kind::adamw_8bit},
-                                            {"sgd", optimizer_kind::sgd}, {"adafactor", optimizer_kind::adafactor}});
-        t.precision = pick<train_precision>(o.precision, "--precision",
-                                            {{"fp32", train_precision::fp32}, {"bf16-mixed", train_precision::bf16_mixed},
-                                             {"fp16-mixed", train_precision::fp16_mixed}, {"bf16", train_precision::bf16}});
+        t.method           = pick<train_method>(
+            o.method, "--method",
+            {
+                          {"full",  train_method::full },
+                          {"lora",  train_method::lora },
+                          {"qlora", train_method::qlora}
+        });
+        t.optimizer          = pick<optimizer_kind>(o.optimizer, "--optimizer",
+                                           {
+                                                        {"adamw",      optimizer_kind::adamw     },
+                                                        {"adamw-8bit", optimizer_kind::adamw_8bit},
+                                                        {"sgd",        optimizer_kind::sgd       },
+                                                        {"adafactor",  optimizer_kind::adafactor }
+        });
+        t.precision          = pick<train_precision>(o.precision, "--precision",
+                                            {
+                                                         {"fp32",       train_precision::fp32      },
+                                                         {"bf16-mixed", train_precision::bf16_mixed},
+                                                         {"fp16-mixed", train_precision::fp16_mixed},
+                                                         {"bf16",       train_precision::bf16      }
+        });
         t.seq                = o.seq;
         t.micro_batch        = o.micro_batch;
         t.grad_checkpointing = on_off(o.grad_ckpt, "--grad-checkpointing");
         t.lora_rank          = o.lora_rank;
         t.lora_targets.clear();
-        for (auto& s : CLI::detail::split(o.lora_targets, ',')) t.lora_targets.push_back(s);
+        for (auto& s : CLI::detail::split(o.lora_targets, ','))
+            t.lora_targets.push_back(s);
         t.gpus              = o.gpus;
         t.zero_stage        = o.zero;
         t.offload_optimizer = on_off(o.offload, "--offload-optimizer");
@@ -93,13 +113,22 @@ resolved_estimate run_estimate(const estimate_options& o) {
         r.training = std::move(*e);
         return r;
     }
-    inference_params& p = r.infer;
+    inference_params& p      = r.infer;
     const std::string engine = o.engine.empty() ? (r.model.from_gguf ? "llama.cpp" : "transformers") : o.engine;
-    p.engine = pick<engine_kind>(engine, "--engine", {{"llama.cpp", engine_kind::llama_cpp}, {"vllm", engine_kind::vllm},
-                                                      {"transformers", engine_kind::transformers}});
-    p.device = pick<device_kind>(o.device, "--device", {{"cpu", device_kind::cpu}, {"cuda", device_kind::cuda},
-                                                        {"metal", device_kind::metal}});
-    p.gpus   = o.gpus;
+    p.engine                 = pick<engine_kind>(engine, "--engine",
+                                 {
+                                                     {"llama.cpp",    engine_kind::llama_cpp   },
+                                                     {"vllm",         engine_kind::vllm        },
+                                                     {"transformers", engine_kind::transformers}
+    });
+    p.device =
+        pick<device_kind>(o.device, "--device",
+                          {
+                              {"cpu",   device_kind::cpu  },
+                              {"cuda",  device_kind::cuda },
+                              {"metal", device_kind::metal}
+    });
+    p.gpus = o.gpus;
     if (!o.weights.empty()) {
         auto w = parse_weight_choice(o.weights);
         if (!w) fail(w.error());
@@ -128,22 +157,35 @@ resolved_estimate run_estimate(const estimate_options& o) {
     auto e = estimate_inference(r.model, p);
     if (!e) fail(e.error());
     r.inference = std::move(*e);
+    if (!o.memory.empty()) {
+        auto b = parse_size_bytes(o.memory, "--memory");
+        if (!b) fail(b.error());
+        r.fit = fit_in_memory(r.model, p, *b);
+    }
     return r;
 }
 
 nlohmann::json to_json(const resolved_estimate& r) {
-    return r.training ? training_to_json(r.model, r.train, *r.training) : inference_to_json(r.model, r.infer, *r.inference);
+    if (r.training) return training_to_json(r.model, r.train, *r.training);
+    auto j = inference_to_json(r.model, r.infer, *r.inference);
+    if (r.fit) j["fit"] = fit_to_json(*r.fit);
+    return j;
 }
 
 void add_estimate_command(CLI::App& app) {
-    auto  opt = std::make_shared<estimate_options>();
+    auto opt  = std::make_shared<estimate_options>();
     auto* cmd = app.add_subcommand("estimate", "Memory per device to run or train a model, as a breakdown");
     add_estimate_options(cmd, *opt);
     cmd->callback([opt] {
         const auto r = run_estimate(*opt);
-        if (opt->json) print_json(to_json(r));
-        else if (r.training) std::fputs(training_to_text(r.model, r.train, *r.training).c_str(), stdout);
-        else std::fputs(inference_to_text(r.model, r.infer, *r.inference).c_str(), stdout);
+        if (opt->json)
+            print_json(to_json(r));
+        else if (r.training)
+            std::fputs(training_to_text(r.model, r.train, *r.training).c_str(), stdout);
+        else {
+            std::fputs(inference_to_text(r.model, r.infer, *r.inference).c_str(), stdout);
+            if (r.fit) std::fputs(fit_to_text(*r.fit).c_str(), stdout);
+        }
     });
 }
 

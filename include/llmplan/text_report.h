@@ -1,6 +1,7 @@
 // Human-readable reports for the CLI (the JSON in report.h is the machine interface).
 #pragma once
 
+#include "llmplan/fit.h"
 #include "llmplan/inference.h"
 #include "llmplan/model_desc.h"
 
@@ -10,6 +11,7 @@ namespace llmplan {
 
 std::string model_to_text(const model_desc& m);
 std::string inference_to_text(const model_desc& m, const inference_params& p, const inference_estimate& e);
+std::string fit_to_text(const fit_answer& a);
 std::string training_to_text(const model_desc& m, const training_params& p, const training_estimate& e);
 
 /// "7.62 GB (7.10 GiB)"-style size for people.

@@ -6,20 +6,18 @@ namespace llmplan {
 namespace {
 
 std::string devices_table(const std::vector<device_breakdown>& ds) {
-    std::string s = fmt::format("{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "device",
-                                "weights", "kv_cache", "compute", "activation", "grad+optim", "adapters", "overhead",
-                                "TOTAL");
+    std::string s = fmt::format("{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "device", "weights",
+                                "kv_cache", "compute", "activation", "grad+optim", "adapters", "overhead", "TOTAL");
     for (const auto& d : ds) {
         const auto& p = d.parts;
-        s += fmt::format("{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", d.device,
-                         human_bytes(static_cast<std::int64_t>(p.weights)),
-                         human_bytes(static_cast<std::int64_t>(p.kv_cache)),
-                         human_bytes(static_cast<std::int64_t>(p.compute)),
-                         human_bytes(static_cast<std::int64_t>(p.activations)),
-                         human_bytes(static_cast<std::int64_t>(p.gradients + p.optimizer + p.master_weights)),
-                         human_bytes(static_cast<std::int64_t>(p.adapters)), human_bytes(p.overhead),
-                         human_bytes(p.total()));
-        for (const auto& n : d.notes) s += fmt::format("{:<10} note: {}\n", "", n);
+        s += fmt::format(
+            "{:<10} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", d.device,
+            human_bytes(static_cast<std::int64_t>(p.weights)), human_bytes(static_cast<std::int64_t>(p.kv_cache)),
+            human_bytes(static_cast<std::int64_t>(p.compute)), human_bytes(static_cast<std::int64_t>(p.activations)),
+            human_bytes(static_cast<std::int64_t>(p.gradients + p.optimizer + p.master_weights)),
+            human_bytes(static_cast<std::int64_t>(p.adapters)), human_bytes(p.overhead), human_bytes(p.total()));
+        for (const auto& n : d.notes)
+            s += fmt::format("{:<10} note: {}\n", "", n);
     }
     return s;
 }
@@ -27,9 +25,9 @@ std::string devices_table(const std::vector<device_breakdown>& ds) {
 } // namespace
 
 std::string inference_to_text(const model_desc& m, const inference_params& p, const inference_estimate& e) {
-    const auto  c = count_params(m);
-    std::string s = fmt::format("{} ({:.2f} B params) on {} ({}), weights {}, ctx {} x {} sequence(s), KV {}\n\n",
-                                m.id, static_cast<double>(c.total) / 1e9, engine_name(p.engine),
+    const auto c  = count_params(m);
+    std::string s = fmt::format("{} ({:.2f} B params) on {} ({}), weights {}, ctx {} x {} sequence(s), KV {}\n\n", m.id,
+                                static_cast<double>(c.total) / 1e9, engine_name(p.engine),
                                 p.device == device_kind::cpu ? "cpu" : fmt::format("{} GPU(s)", p.gpus),
                                 to_string(p.weights), p.ctx, p.batch, name(e.kv_type));
     s += devices_table(e.devices);
@@ -40,20 +38,34 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
     if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,
                          e.vllm_max_model_len);
-    for (const auto& n : e.notes) s += "note      " + n + "\n";
+    for (const auto& n : e.notes)
+        s += "note      " + n + "\n";
     return s;
 }
 
 std::string training_to_text(const model_desc& m, const training_params& p, const training_estimate& e) {
-    std::string s = fmt::format("{}: training, {} trainable params{}, seq {} x micro-batch {}, {} GPU(s)\n\n", m.id,
-                                e.trainable_params,
-                                e.lora_params ? fmt::format(" (LoRA rank {}: {} params)", p.lora_rank, e.lora_params) : "",
-                                p.seq, p.micro_batch, p.gpus);
+    std::string s = fmt::format(
+        "{}: training, {} trainable params{}, seq {} x micro-batch {}, {} GPU(s)\n\n", m.id, e.trainable_params,
+        e.lora_params ? fmt::format(" (LoRA rank {}: {} params)", p.lora_rank, e.lora_params) : "", p.seq,
+        p.micro_batch, p.gpus);
     s += devices_table(e.devices);
     s += fmt::format("\ncompute   {:.3g} FLOPs per token trained\n", e.flops_per_token);
-    for (const auto& a : e.assumptions) s += "assumed   " + a + "\n";
+    for (const auto& a : e.assumptions)
+        s += "assumed   " + a + "\n";
     if (!e.launch_config_json.empty()) s += "\nDeepSpeed config:\n" + e.launch_config_json + "\n";
     return s;
 }
 
+} // namespace llmplan
+
+namespace llmplan {
+std::string fit_to_text(const fit_answer& a) {
+    std::string s = fmt::format("\nin {} per device: {}\n", human_bytes(static_cast<std::int64_t>(a.budget_bytes)),
+                                a.fits_as_asked ? "fits as asked" : "does NOT fit as asked");
+    s += fmt::format("  longest context at this batch    {}\n",
+                     a.max_ctx ? std::to_string(a.max_ctx) + " tokens" : "none");
+    s += fmt::format("  most sequences at this context   {}\n", a.max_batch ? std::to_string(a.max_batch) : "none");
+    s += fmt::format("  best precision at these settings {}\n", a.best_weights.empty() ? "none" : a.best_weights);
+    return s;
+}
 } // namespace llmplan

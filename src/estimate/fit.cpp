@@ -1,0 +1,68 @@
+#include "llmplan/fit.h"
+
+#include <algorithm>
+
+namespace llmplan {
+namespace {
+
+bool fits(const model_desc& m, const inference_params& p, std::uint64_t budget) {
+    auto e = estimate_inference(m, p);
+    if (!e) return false;
+    for (const auto& d : e->devices)
+        if (d.kind != device_kind::cpu || p.device == device_kind::cpu)
+            if (d.total_bytes() > static_cast<std::int64_t>(budget)) return false;
+    return true;
+}
+
+/// Largest v in [1, hi] with ok(v), assuming ok is monotone (true then false); 0 when ok(1) fails.
+template <class F> std::uint64_t largest(std::uint64_t hi, F ok) {
+    if (!ok(1)) return 0;
+    std::uint64_t lo = 1;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (ok(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+} // namespace
+
+fit_answer fit_in_memory(const model_desc& m, const inference_params& p, std::uint64_t budget) {
+    fit_answer a;
+    a.budget_bytes  = budget;
+    a.fits_as_asked = fits(m, p, budget);
+    // Up to the model's trained context (or 1M tokens when unknown), in steps of 256 tokens.
+    const std::uint64_t ctx_cap = std::max<std::uint64_t>(256, m.n_ctx_train ? m.n_ctx_train : 1u << 20);
+    a.max_ctx                   = 256 * largest(ctx_cap / 256, [&](std::uint64_t k) {
+                    auto q   = p;
+                    q.ctx    = k * 256;
+                    q.prompt = std::min(q.prompt, q.ctx);
+                    return fits(m, q, budget);
+                });
+    a.max_batch                 = largest(4096, [&](std::uint64_t b) {
+        auto q  = p;
+        q.batch = b;
+        return fits(m, q, budget);
+    });
+    // Highest precision first: the first that fits is the best quality the budget allows.
+    const char* gguf[]  = {"f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k", "iq2_xxs"};
+    const char* torch[] = {"bf16", "fp8", "int8", "awq", "nf4"};
+    auto try_all        = [&](auto& names) {
+        for (const char* w : names) {
+            auto q    = p;
+            q.weights = *parse_weight_choice(w);
+            if (fits(m, q, budget)) return std::string(w);
+        }
+        return std::string{};
+    };
+    if (p.engine == engine_kind::llama_cpp)
+        a.best_weights = try_all(gguf);
+    else
+        a.best_weights = try_all(torch);
+    return a;
+}
+
+} // namespace llmplan
