@@ -26,11 +26,11 @@ struct memory_parts {
     std::uint64_t optimizer      = 0;
     std::uint64_t master_weights = 0;
     std::uint64_t adapters       = 0;
-    std::int64_t  overhead       = 0; ///< may be negative on a CPU: reserved buffers that never become resident
+    std::int64_t overhead        = 0; ///< may be negative on a CPU: reserved buffers that never become resident
 
     [[nodiscard]] std::int64_t allocated() const {
         return static_cast<std::int64_t>(weights + kv_cache + compute + activations + gradients + optimizer +
-                                          master_weights + adapters);
+                                         master_weights + adapters);
     }
     [[nodiscard]] std::int64_t total() const { return allocated() + overhead; }
 };
@@ -38,8 +38,8 @@ struct memory_parts {
 enum class device_kind : std::uint8_t { cpu, cuda, metal };
 
 struct device_breakdown {
-    std::string  device; ///< "cpu", "cuda:0", "metal"
-    device_kind  kind = device_kind::cuda;
+    std::string device; ///< "cpu", "cuda:0", "metal"
+    device_kind kind = device_kind::cuda;
     memory_parts parts;
     std::vector<std::string> notes; ///< how each part was derived, for the human report
 
@@ -52,26 +52,26 @@ enum class optimizer_kind : std::uint8_t { adamw, adamw_8bit, sgd, adafactor };
 enum class train_precision : std::uint8_t { fp32, bf16_mixed, fp16_mixed, bf16 };
 
 struct training_params {
-    train_method    method       = train_method::lora;
-    optimizer_kind  optimizer    = optimizer_kind::adamw;
-    train_precision precision    = train_precision::bf16_mixed;
-    std::uint64_t   seq          = 2048;
-    std::uint64_t   micro_batch  = 1;
-    bool            grad_checkpointing = false;
-    std::uint32_t   lora_rank    = 16;
+    train_method method       = train_method::lora;
+    optimizer_kind optimizer  = optimizer_kind::adamw;
+    train_precision precision = train_precision::bf16_mixed;
+    std::uint64_t seq         = 2048;
+    std::uint64_t micro_batch = 1;
+    bool grad_checkpointing   = false;
+    std::uint32_t lora_rank   = 16;
     std::vector<std::string> lora_targets{"all-linear"}; ///< "all-linear" or short names q,k,v,o,gate,up,down
-    std::uint32_t   gpus         = 1;
-    std::uint32_t   zero_stage   = 0;
-    bool            offload_optimizer = false;
-    weight_choice   weights{}; ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
+    std::uint32_t gpus       = 1;
+    std::uint32_t zero_stage = 0;
+    bool offload_optimizer   = false;
+    weight_choice weights{}; ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
 };
 
 struct training_estimate {
     std::vector<device_breakdown> devices; ///< one per GPU (cuda:i), plus "cpu" when offloading
     std::uint64_t trainable_params = 0;
     std::uint64_t lora_params      = 0;
-    double        flops_per_token  = 0; ///< 6 x trained-through params (+2 with recomputation)
-    std::string   launch_config_json; ///< DeepSpeed config the estimate assumed (multi-GPU), else empty
+    double flops_per_token         = 0; ///< 6 x trained-through params (+2 with recomputation)
+    std::string launch_config_json;     ///< DeepSpeed config the estimate assumed (multi-GPU), else empty
     std::vector<std::string> assumptions;
 };
 

@@ -12,32 +12,32 @@ enum class engine_kind : std::uint8_t { llama_cpp, vllm, transformers };
 std::string_view engine_name(engine_kind e);
 
 struct inference_params {
-    engine_kind   engine = engine_kind::transformers;
-    device_kind   device = device_kind::cuda;
-    std::uint32_t gpus   = 1;
+    engine_kind engine = engine_kind::transformers;
+    device_kind device = device_kind::cuda;
+    std::uint32_t gpus = 1;
     weight_choice weights;
-    std::uint64_t ctx    = 4096; ///< tokens per sequence (prompt + generated)
-    std::uint64_t prompt = 0;    ///< tokens in one prefill pass; 0 = ctx
-    std::uint64_t batch  = 1;    ///< sequences held at once
+    std::uint64_t ctx    = 4096;  ///< tokens per sequence (prompt + generated)
+    std::uint64_t prompt = 0;     ///< tokens in one prefill pass; 0 = ctx
+    std::uint64_t batch  = 1;     ///< sequences held at once
     std::optional<dtype> kv_type; ///< K and V element type; default: f16 (llama.cpp) or the compute dtype
     // llama.cpp
-    std::uint64_t n_batch    = 2048;
-    std::uint64_t n_ubatch   = 512;
-    bool          flash_attn = false;
-    std::int64_t  gpu_layers = -1; ///< -1: all layers on the GPU when the device is a GPU
-    bool          mmap       = true;
+    std::uint64_t n_batch   = 2048;
+    std::uint64_t n_ubatch  = 512;
+    bool flash_attn         = false;
+    std::int64_t gpu_layers = -1; ///< -1: all layers on the GPU when the device is a GPU
+    bool mmap               = true;
     // vLLM
-    double        gpu_memory_utilization = 0.9;
-    std::uint64_t max_num_seqs           = 256;
-    std::uint64_t device_memory_bytes    = 0; ///< each GPU's memory; 0 = unknown
+    double gpu_memory_utilization     = 0.9;
+    std::uint64_t max_num_seqs        = 256;
+    std::uint64_t device_memory_bytes = 0; ///< each GPU's memory; 0 = unknown
 };
 
 struct inference_estimate {
     std::vector<device_breakdown> devices;
-    weights_estimate              weights;
-    dtype                         kv_type           = dtype::f16;
-    std::uint64_t                 kv_bytes_per_token = 0; ///< all layers, one sequence, full-attention layers
-    std::uint64_t                 disk_bytes        = 0;
+    weights_estimate weights;
+    dtype kv_type                    = dtype::f16;
+    std::uint64_t kv_bytes_per_token = 0; ///< all layers, one sequence, full-attention layers
+    std::uint64_t disk_bytes         = 0;
     // vLLM: the KV pool in tokens and the longest --max-model-len that starts
     std::uint64_t vllm_kv_capacity_tokens = 0;
     std::uint64_t vllm_max_model_len      = 0;

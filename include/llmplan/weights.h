@@ -14,7 +14,7 @@ namespace llmplan {
 
 /// The precision asked for with --weights.
 enum class weight_format : std::uint8_t {
-    native,    ///< as the checkpoint is (its tensors, or torch_dtype / quantization_config)
+    native, ///< as the checkpoint is (its tensors, or torch_dtype / quantization_config)
     f32,
     f16,
     bf16,
@@ -24,29 +24,29 @@ enum class weight_format : std::uint8_t {
     nf4,       ///< bitsandbytes NF4: 4-bit, blocks of 64, double-quantized absmax scales
     gptq_int8, ///< GPTQ 8-bit: packed int32 qweight + f16 scales + packed zeros per group + g_idx
     gptq_int4,
-    awq,       ///< AWQ 4-bit, group 128, f16 scales + packed zeros
-    gguf,      ///< a llama.cpp file type (q4_k_m ...) through llama-quantize's per-tensor recipe
+    awq,  ///< AWQ 4-bit, group 128, f16 scales + packed zeros
+    gguf, ///< a llama.cpp file type (q4_k_m ...) through llama-quantize's per-tensor recipe
 };
 
 struct weight_choice {
     weight_format format = weight_format::native;
-    std::string   gguf_ftype; ///< for format == gguf: "q4_k_m", "q8_0", "iq2_xxs" ...
+    std::string gguf_ftype; ///< for format == gguf: "q4_k_m", "q8_0", "iq2_xxs" ...
 };
 
 /// Parse a --weights value (f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 gptq-int4 awq, or any GGUF type name).
 result<weight_choice> parse_weight_choice(std::string_view s);
-std::string           to_string(const weight_choice& c);
+std::string to_string(const weight_choice& c);
 
 struct weights_estimate {
-    std::uint64_t bytes             = 0; ///< stored bytes of every weight tensor
-    std::uint64_t quantized_bytes   = 0; ///< bytes of tensors stored in the quantized format
-    std::uint64_t unquantized_bytes = 0; ///< bytes of tensors kept in 16/32-bit (norms, embeddings ...)
-    dtype         compute_dtype     = dtype::bf16; ///< activations / KV default dtype
-    bool          exact_from_file   = false;
+    std::uint64_t bytes             = 0;           ///< stored bytes of every weight tensor
+    std::uint64_t quantized_bytes   = 0;           ///< bytes of tensors stored in the quantized format
+    std::uint64_t unquantized_bytes = 0;           ///< bytes of tensors kept in 16/32-bit (norms, embeddings ...)
+    dtype compute_dtype             = dtype::bf16; ///< activations / KV default dtype
+    bool exact_from_file            = false;
     std::vector<std::uint64_t> layer_bytes; ///< bytes of each block's tensors (for layer splits)
     std::uint64_t token_embd_bytes = 0;     ///< input embeddings (llama.cpp keeps them on the CPU)
     std::uint64_t repackable_bytes = 0;     ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
-    std::string   how; ///< one line: what rule produced the bytes
+    std::string how;                        ///< one line: what rule produced the bytes
 };
 
 /// Bytes of the weights of m stored as c. Errors when c cannot be produced from m (e.g. NF4 of a GGUF).

@@ -13,7 +13,9 @@ constexpr std::uint64_t mib = 1ull << 20;
 
 /// llama.cpp pads the context (KV cells) to a multiple of 256 (llama_context: GGML_PAD(n_ctx, 256)).
 constexpr std::uint64_t ctx_pad = 256;
-std::uint64_t pad(std::uint64_t n, std::uint64_t to) { return (n + to - 1) / to * to; }
+std::uint64_t pad(std::uint64_t n, std::uint64_t to) {
+    return (n + to - 1) / to * to;
+}
 
 /// The graph's non-attention f32 intermediates beyond the logits: r = 5.4 * n_embd * n_ubatch * 4
 /// bytes, the residual of the FA-off compute buffers in llamacpp_cpu_measured.json (5.3 to 5.5).
@@ -43,7 +45,7 @@ constexpr std::uint64_t cuda_context_bytes = 400 * mib;
 result<inference_estimate> estimate_llamacpp(const model_desc& m, const inference_params& p,
                                              const weights_estimate& w) {
     inference_estimate r;
-    r.weights = w;
+    r.weights      = w;
     const dtype kv = p.kv_type.value_or(dtype::f16);
     r.kv_type      = kv;
 
@@ -55,9 +57,9 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     // KV: sliding-window layers keep min(n_ctx, pad(n_swa * n_seq + n_ubatch, 256)) cells
     // (llama_kv_cache_iswa); the rest keep n_ctx.
     std::vector<std::uint64_t> kv_layer(m.n_layer, 0);
-    std::uint64_t              kv_total = 0;
+    std::uint64_t kv_total = 0;
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
-        const auto&         l     = m.layers[i];
+        const auto& l             = m.layers[i];
         const std::uint64_t cells = l.n_swa ? std::min(n_ctx, pad(l.n_swa * p.batch + n_ub, ctx_pad)) : n_ctx;
         kv_layer[i]               = kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, cells);
         kv_total += kv_layer[i];
@@ -68,9 +70,9 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     //   logits for n_ub outputs plus two n_embd-wide f32 rows: n_ub * 4 * (n_vocab + 2 n_embd);
     //   without flash attention, the f32 KQ scores of every head and the mask over all n_ctx cells
     //   take over at long context: n_ub * n_ctx * 4 * (n_head + 1) + r.
-    const std::uint64_t n_head  = m.typical_layer().n_head;
-    const std::uint64_t logits  = n_ub * 4 * (m.n_vocab + 2 * m.n_embd);
-    std::uint64_t       compute = logits;
+    const std::uint64_t n_head = m.typical_layer().n_head;
+    const std::uint64_t logits = n_ub * 4 * (m.n_vocab + 2 * m.n_embd);
+    std::uint64_t compute      = logits;
     if (p.flash_attn) {
         if (kv != dtype::f16 && kv != dtype::bf16 && kv != dtype::f32) compute += n_ub * m.n_embd * 4; // dequant row
     } else {
@@ -82,7 +84,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     const std::uint64_t output = m.n_vocab * 4 * p.batch;
 
     const std::uint64_t tokenizer = tokenizer_bytes_per_entry * (m.n_vocab + bpe_merges(m.n_vocab));
-    const bool          on_gpu    = p.device != device_kind::cpu && p.gpu_layers != 0;
+    const bool on_gpu             = p.device != device_kind::cpu && p.gpu_layers != 0;
 
     if (!on_gpu) {
         device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
@@ -93,8 +95,9 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
         cpu.parts.compute  = compute + output;
         // Resident: weights, KV and output are written; of the reserved compute buffer only the
         // pages an evaluation touches become resident (eval_working_set); the tokenizer's maps come on top.
-        const auto resident = static_cast<std::int64_t>(cpu.parts.weights + kv_total + output + tokenizer + eval_working_set);
-        cpu.parts.overhead  = resident - cpu.parts.allocated();
+        const auto resident =
+            static_cast<std::int64_t>(cpu.parts.weights + kv_total + output + tokenizer + eval_working_set);
+        cpu.parts.overhead = resident - cpu.parts.allocated();
         cpu.notes.push_back("total is resident memory; the reserved compute buffer is mostly never touched");
         r.devices.push_back(std::move(cpu));
         return r;
@@ -105,8 +108,9 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     const std::uint32_t n_gpu_layers =
         p.gpu_layers < 0 ? m.n_layer : static_cast<std::uint32_t>(std::min<std::int64_t>(p.gpu_layers, m.n_layer));
     const std::uint32_t first_gpu_layer = m.n_layer - n_gpu_layers;
-    std::uint64_t       layer_sum = 0;
-    for (auto b : w.layer_bytes) layer_sum += b;
+    std::uint64_t layer_sum             = 0;
+    for (auto b : w.layer_bytes)
+        layer_sum += b;
     const std::uint64_t globals_other = w.bytes - layer_sum - w.token_embd_bytes; // output head + norms
 
     device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
@@ -115,8 +119,8 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
         cpu.parts.weights += w.layer_bytes[i];
         cpu.parts.kv_cache += kv_layer[i];
     }
-    cpu.parts.compute  = output;
-    cpu.parts.overhead = static_cast<std::int64_t>(tokenizer + eval_working_set);
+    cpu.parts.compute     = output;
+    cpu.parts.overhead    = static_cast<std::int64_t>(tokenizer + eval_working_set);
     const bool all_on_gpu = n_gpu_layers == m.n_layer;
     if (!all_on_gpu) cpu.parts.weights += globals_other, cpu.parts.compute += compute;
 

@@ -25,12 +25,12 @@ constexpr std::uint64_t min_batched_tokens = 2048;
 
 result<inference_estimate> estimate_vllm(const model_desc& m, const inference_params& p, const weights_estimate& w) {
     inference_estimate r;
-    r.weights           = w;
-    const dtype act     = w.compute_dtype == dtype::f32 ? dtype::bf16 : w.compute_dtype;
-    const dtype kv      = p.kv_type.value_or(act);
-    r.kv_type           = kv;
-    const auto  tp      = std::max<std::uint32_t>(1, p.gpus);
-    const auto  a       = info(act).bytes_per_block;
+    r.weights       = w;
+    const dtype act = w.compute_dtype == dtype::f32 ? dtype::bf16 : w.compute_dtype;
+    const dtype kv  = p.kv_type.value_or(act);
+    r.kv_type       = kv;
+    const auto tp   = std::max<std::uint32_t>(1, p.gpus);
+    const auto a    = info(act).bytes_per_block;
 
     std::uint64_t kv_per_token = 0; // per GPU: heads are split over the tensor-parallel ranks
     for (const auto& l : m.layers) {
@@ -39,11 +39,12 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
         kv_per_token += kv_layer_bytes(m, s, engine_kind::vllm, kv, kv, 1);
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::vllm, kv, kv, 1);
     }
-    const std::uint64_t tokens     = std::max(p.ctx, min_batched_tokens);
-    const std::uint64_t seqs       = std::min(p.max_num_seqs, tokens);
+    const std::uint64_t tokens = std::max(p.ctx, min_batched_tokens);
+    const std::uint64_t seqs   = std::min(p.max_num_seqs, tokens);
     // Profiling pass: one layer's activations for all tokens, plus the sampler's logits for every
     // sequence (compute dtype, then f32).
-    const std::uint64_t activation = tokens * layer_activation_bytes_per_token(m, a, tp) + seqs * m.n_vocab / tp * (a + 4);
+    const std::uint64_t activation =
+        tokens * layer_activation_bytes_per_token(m, a, tp) + seqs * m.n_vocab / tp * (a + 4);
 
     const std::uint64_t weights = w.bytes / tp;
     for (std::uint32_t g = 0; g < tp; ++g) {
@@ -52,12 +53,15 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
         d.parts.activations = activation;
         d.parts.overhead    = static_cast<std::int64_t>(non_torch_bytes);
         if (p.device_memory_bytes) {
-            const auto budget = static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
+            const auto budget =
+                static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
             const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
-            const std::uint64_t blocks = pool > 0 ? static_cast<std::uint64_t>(pool) / (kv_per_token * block_tokens) : 0;
-            d.parts.kv_cache = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
+            const std::uint64_t blocks =
+                pool > 0 ? static_cast<std::uint64_t>(pool) / (kv_per_token * block_tokens) : 0;
+            d.parts.kv_cache          = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
             r.vllm_kv_capacity_tokens = blocks * block_tokens;
-            r.vllm_max_model_len      = std::min(r.vllm_kv_capacity_tokens, m.n_ctx_train ? m.n_ctx_train : r.vllm_kv_capacity_tokens);
+            r.vllm_max_model_len =
+                std::min(r.vllm_kv_capacity_tokens, m.n_ctx_train ? m.n_ctx_train : r.vllm_kv_capacity_tokens);
             if (pool <= 0) d.notes.push_back("no memory left for KV blocks: vLLM stops at start-up");
         } else {
             // Unknown device memory: the pool the requested sequences need.

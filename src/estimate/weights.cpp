@@ -1,8 +1,8 @@
 // Weight bytes per storage format. Each format's layout is from its own code:
 //   GPTQ (AutoGPTQ QuantLinear): qweight int32 [in * bits / 32, out], qzeros int32 [in / g, out * bits / 32],
 //     scales f16 [in / g, out], g_idx int32 [in]; bias f16 [out].
-//   AWQ (AutoAWQ WQLinear_GEMM): qweight int32 [in, out * 4 / 32], qzeros int32 [in / g, out / 8], scales f16 [in / g, out].
-//   bitsandbytes Linear8bitLt: int8 [out, in] + SCB f32 [out]; Linear4bit (NF4/FP4): 4-bit packed in uint8
+//   AWQ (AutoAWQ WQLinear_GEMM): qweight int32 [in, out * 4 / 32], qzeros int32 [in / g, out / 8], scales f16 [in / g,
+//   out]. bitsandbytes Linear8bitLt: int8 [out, in] + SCB f32 [out]; Linear4bit (NF4/FP4): 4-bit packed in uint8
 //     + one absmax per 64 weights (f32, or with double quantization 1 byte + one f32 per 256 absmax).
 //   FP8 (vLLM / compressed-tensors, per-channel): e4m3 [out, in] + f32 scale [out].
 // Only linear layers inside the blocks are quantized; embeddings, norms and lm_head stay in 16-bit
@@ -11,16 +11,15 @@
 
 #include "llmplan/gguf_recipe.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t gptq_group = 128; // Qwen's and TheBloke's GPTQ checkpoints: group_size 128
-constexpr std::uint64_t bnb_block  = 64;  // bitsandbytes 4-bit blocksize default
+constexpr std::uint64_t gptq_group   = 128; // Qwen's and TheBloke's GPTQ checkpoints: group_size 128
+constexpr std::uint64_t bnb_block    = 64;  // bitsandbytes 4-bit blocksize default
 constexpr std::uint64_t bnb_dq_block = 256; // double quantization: one f32 scale per 256 absmax values
 
 bool is_block_linear(const tensor_desc& t) {
@@ -62,12 +61,17 @@ std::string lower(std::string_view s) {
 
 weight_choice native_choice(const model_desc& m) {
     switch (m.quant.method) {
-    case quant_method::gptq: return {m.quant.bits == 8 ? weight_format::gptq_int8 : weight_format::gptq_int4, {}};
-    case quant_method::awq: return {weight_format::awq, {}};
-    case quant_method::bitsandbytes: return {m.quant.bits == 8 ? weight_format::int8 : weight_format::nf4, {}};
+    case quant_method::gptq:
+        return {m.quant.bits == 8 ? weight_format::gptq_int8 : weight_format::gptq_int4, {}};
+    case quant_method::awq:
+        return {weight_format::awq, {}};
+    case quant_method::bitsandbytes:
+        return {m.quant.bits == 8 ? weight_format::int8 : weight_format::nf4, {}};
     case quant_method::fp8:
-    case quant_method::compressed_tensors: return {weight_format::fp8, {}};
-    default: return {weight_format::native, {}};
+    case quant_method::compressed_tensors:
+        return {weight_format::fp8, {}};
+    default:
+        return {weight_format::native, {}};
     }
 }
 
@@ -76,61 +80,82 @@ weight_choice native_choice(const model_desc& m) {
 result<weight_choice> parse_weight_choice(std::string_view s) {
     const std::string v = lower(s);
     struct row {
-        const char*   name;
+        const char* name;
         weight_format f;
     };
     static constexpr row rows[] = {
-        {"native", weight_format::native}, {"f32", weight_format::f32},          {"fp32", weight_format::f32},
-        {"f16", weight_format::f16},       {"fp16", weight_format::f16},         {"bf16", weight_format::bf16},
-        {"fp8", weight_format::fp8},       {"int8", weight_format::int8},        {"int4", weight_format::int4},
-        {"nf4", weight_format::nf4},       {"gptq-int8", weight_format::gptq_int8}, {"gptq-int4", weight_format::gptq_int4},
-        {"awq", weight_format::awq},
+        {"native",    weight_format::native   },
+        {"f32",       weight_format::f32      },
+        {"fp32",      weight_format::f32      },
+        {"f16",       weight_format::f16      },
+        {"fp16",      weight_format::f16      },
+        {"bf16",      weight_format::bf16     },
+        {"fp8",       weight_format::fp8      },
+        {"int8",      weight_format::int8     },
+        {"int4",      weight_format::int4     },
+        {"nf4",       weight_format::nf4      },
+        {"gptq-int8", weight_format::gptq_int8},
+        {"gptq-int4", weight_format::gptq_int4},
+        {"awq",       weight_format::awq      },
     };
     for (const auto& r : rows)
         if (v == r.name) return weight_choice{r.f, {}};
     if (gguf_ftype_from_name(v)) return weight_choice{weight_format::gguf, v};
     return make_error(error_code::bad_value,
                       fmt::format("unknown weights type \"{}\"; expected f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 "
-                                  "gptq-int4 awq or a GGUF type (q4_0, q4_k_m, q8_0, iq2_xxs ...)", s),
+                                  "gptq-int4 awq or a GGUF type (q4_0, q4_k_m, q8_0, iq2_xxs ...)",
+                                  s),
                       "--weights");
 }
 
 std::string to_string(const weight_choice& c) {
     switch (c.format) {
-    case weight_format::native: return "native";
-    case weight_format::f32: return "f32";
-    case weight_format::f16: return "f16";
-    case weight_format::bf16: return "bf16";
-    case weight_format::fp8: return "fp8";
-    case weight_format::int8: return "int8";
-    case weight_format::int4: return "int4";
-    case weight_format::nf4: return "nf4";
-    case weight_format::gptq_int8: return "gptq-int8";
-    case weight_format::gptq_int4: return "gptq-int4";
-    case weight_format::awq: return "awq";
-    case weight_format::gguf: return c.gguf_ftype;
+    case weight_format::native:
+        return "native";
+    case weight_format::f32:
+        return "f32";
+    case weight_format::f16:
+        return "f16";
+    case weight_format::bf16:
+        return "bf16";
+    case weight_format::fp8:
+        return "fp8";
+    case weight_format::int8:
+        return "int8";
+    case weight_format::int4:
+        return "int4";
+    case weight_format::nf4:
+        return "nf4";
+    case weight_format::gptq_int8:
+        return "gptq-int8";
+    case weight_format::gptq_int4:
+        return "gptq-int4";
+    case weight_format::awq:
+        return "awq";
+    case weight_format::gguf:
+        return c.gguf_ftype;
     }
     return "?";
 }
 
 result<weights_estimate> estimate_weights(const model_desc& m, const weight_choice& asked) {
-    weights_estimate   r;
+    weights_estimate r;
     const weight_choice c = asked.format == weight_format::native ? native_choice(m) : asked;
 
     // Exact: the file's own tensors, when the user asks for what the file is (GGUF: below, per tensor).
     if (c.format == weight_format::native && m.source == weights_source::tensors && !m.from_gguf) {
         r.bytes = r.unquantized_bytes = weights_bytes(m);
-        r.exact_from_file = true;
-        r.compute_dtype   = m.from_gguf ? dtype::f16 : m.torch_dtype;
-        r.how             = "sum of the file's tensor sizes";
+        r.exact_from_file             = true;
+        r.compute_dtype               = m.from_gguf ? dtype::f16 : m.torch_dtype;
+        r.how                         = "sum of the file's tensor sizes";
         return r;
     }
     if (m.from_gguf && c.format != weight_format::gguf && c.format != weight_format::f16 &&
         c.format != weight_format::f32 && c.format != weight_format::bf16 && c.format != weight_format::native)
-        return make_error(error_code::invalid_params,
-                          fmt::format("{} weights cannot be made from a GGUF file; ask for a GGUF type instead",
-                                      to_string(c)),
-                          "--weights");
+        return make_error(
+            error_code::invalid_params,
+            fmt::format("{} weights cannot be made from a GGUF file; ask for a GGUF type instead", to_string(c)),
+            "--weights");
 
     // Element type of the unquantized tensors.
     dtype base = m.torch_dtype;
@@ -160,7 +185,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
         const std::uint64_t before = r.quantized_bytes + r.unquantized_bytes;
         if (ftype || (m.from_gguf && c.format == weight_format::native)) {
             const dtype d = ftype ? gguf_recipe_type(m, t, *ftype) : t.type;
-            const auto  b = ftype ? tensor_bytes_ceil(d, n) : t.bytes;
+            const auto b  = ftype ? tensor_bytes_ceil(d, n) : t.bytes;
             (info(d).is_quantized ? r.quantized_bytes : r.unquantized_bytes) += b;
             // ggml-cpu repacks these types into interleaved blocks (CPU_REPACK buffer, measured in
             // tests/data/truth/llamacpp_cpu_notes.md for Q4_0); token embeddings are only gathered, never repacked.
@@ -190,8 +215,8 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
         r.how             = "sum of the GGUF's tensor sizes";
         return r;
     }
-    r.how   = ftype ? fmt::format("llama-quantize's per-tensor recipe for {}", ftype->name)
-                    : fmt::format("{} layout of each linear layer; other tensors {}", to_string(c), name(base));
+    r.how = ftype ? fmt::format("llama-quantize's per-tensor recipe for {}", ftype->name)
+                  : fmt::format("{} layout of each linear layer; other tensors {}", to_string(c), name(base));
     return r;
 }
 

@@ -1,11 +1,10 @@
 #include "llmplan/units.h"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <fmt/format.h>
 #include <string>
 
 namespace llmplan {
@@ -13,12 +12,18 @@ namespace llmplan {
 result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what) {
     struct unit {
         std::string_view suffix;
-        double           factor;
+        double factor;
     };
     static constexpr std::array units{
-        unit{"TiB", 1099511627776.0}, unit{"GiB", 1073741824.0}, unit{"MiB", 1048576.0}, unit{"KiB", 1024.0},
-        unit{"TB", 1e12},             unit{"GB", 1e9},           unit{"MB", 1e6},        unit{"KB", 1e3},
-        unit{"B", 1.0},
+        unit{"TiB", 1099511627776.0},
+        unit{"GiB", 1073741824.0   },
+        unit{"MiB", 1048576.0      },
+        unit{"KiB", 1024.0         },
+        unit{"TB",  1e12           },
+        unit{"GB",  1e9            },
+        unit{"MB",  1e6            },
+        unit{"KB",  1e3            },
+        unit{"B",   1.0            },
     };
     std::string t;
     for (char c : s)
@@ -30,9 +35,10 @@ result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what
             t.resize(t.size() - u.suffix.size());
             break;
         }
-    double v = 0;
+    double v       = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (t.empty() || ec != std::errc{} || ptr != t.data() + t.size() || !std::isfinite(v) || v <= 0 || v * factor > 1e18)
+    if (t.empty() || ec != std::errc{} || ptr != t.data() + t.size() || !std::isfinite(v) || v <= 0 ||
+        v * factor > 1e18)
         return make_error(error_code::bad_value,
                           fmt::format("\"{}\" is not a size; expected e.g. 24GiB, 80GB or 81121MiB", s),
                           std::string(what));
