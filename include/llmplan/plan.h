@@ -24,13 +24,13 @@ inline constexpr double prefill_efficiency = 0.5;
 inline constexpr double amortization_hours = 3.0 * 8760.0;
 
 struct plan_candidate {
-    std::string   hardware;
-    std::string   kind; ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
-    unsigned      count = 1;
-    bool          fits  = false;
-    std::int64_t  headroom_bytes       = 0; ///< device memory - per-device total (negative: short by)
-    double        decode_tokens_per_s  = 0;
-    double        prefill_tokens_per_s = 0;
+    std::string hardware;
+    std::string kind; ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
+    unsigned count              = 1;
+    bool fits                   = false;
+    std::int64_t headroom_bytes = 0; ///< device memory - per-device total (negative: short by)
+    double decode_tokens_per_s  = 0;
+    double prefill_tokens_per_s = 0;
     std::optional<double> cost_per_hour_usd;
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
@@ -38,18 +38,19 @@ struct plan_candidate {
 };
 
 struct plan_recommendation {
-    std::string              hardware;
-    unsigned                 count = 1;
+    std::string hardware;
+    unsigned count = 1;
     std::vector<std::string> why;
 };
 
 struct plan_result {
-    std::vector<plan_candidate>        candidates; ///< fitting cheapest first, then the rest
+    std::vector<plan_candidate> candidates; ///< fitting cheapest first, then the rest
     std::optional<plan_recommendation> recommendation;
 };
 
 /// Evaluate every candidate (GPU rows get the fewest of 1, 2, 4, 8 that fits) and sort them.
-plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates);
+plan_result make_plan(const model_desc& m, const inference_params& p,
+                      const std::vector<const device_spec*>& candidates);
 
 /// Bytes read from memory per decode step: weights (MoE: the routed experts' share scaled by
 /// n_expert_used / n_expert) plus the KV cache of `batch` sequences at `ctx` tokens.

@@ -1,10 +1,9 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace llmplan {
 namespace {
@@ -14,10 +13,10 @@ constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 /// How one candidate is run: the estimate's device, memory per device, GPUs to try.
 struct placement {
     std::string kind;
-    device_kind device  = device_kind::cuda;
+    device_kind device = device_kind::cuda;
     std::optional<std::uint64_t> memory_bytes; ///< per device; empty: not in the table
     std::optional<std::uint64_t> bandwidth;
-    double flops                = 0;
+    double flops = 0;
     std::vector<unsigned> counts; ///< GPU counts to try, fewest first
     double efficiency = decode_efficiency_gpu;
 };
@@ -29,11 +28,11 @@ placement place(const device_spec& d) {
         pl.kind         = std::move(kind);
         pl.device       = device_kind::cpu;
         pl.memory_bytes = d.host_memory_bytes;
-        pl.bandwidth    = d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s
-                                                              : d.memory_bandwidth_bytes_per_s;
-        pl.flops        = d.fp32_flops.value_or(0);
-        pl.counts       = {1};
-        pl.efficiency   = decode_efficiency_cpu;
+        pl.bandwidth =
+            d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
+        pl.flops      = d.fp32_flops.value_or(0);
+        pl.counts     = {1};
+        pl.efficiency = decode_efficiency_cpu;
     };
     auto as_gpu = [&](std::string kind, std::vector<unsigned> counts) {
         pl.kind         = std::move(kind);
@@ -54,26 +53,34 @@ placement place(const device_spec& d) {
         as_cpu("cpu");
         break;
     case hardware_kind::laptop:
-        if (d.has_accelerator()) as_gpu(d.unified_memory ? "apple" : "gpu", {d.gpu_count});
-        else as_cpu("cpu");
+        if (d.has_accelerator())
+            as_gpu(d.unified_memory ? "apple" : "gpu", {d.gpu_count});
+        else
+            as_cpu("cpu");
         break;
     case hardware_kind::cloud:
-        if (d.has_accelerator()) as_gpu("cloud", {d.gpu_count});
-        else as_cpu("cloud");
+        if (d.has_accelerator())
+            as_gpu("cloud", {d.gpu_count});
+        else
+            as_cpu("cloud");
         break;
     case hardware_kind::local:
-        if (d.has_accelerator()) as_gpu("local", {d.gpu_count});
-        else as_cpu("local");
+        if (d.has_accelerator())
+            as_gpu("local", {d.gpu_count});
+        else
+            as_cpu("local");
         break;
     }
     return pl;
 }
 
-std::string gib_str(double bytes) { return fmt::format("{:.1f} GiB", bytes / gib); }
+std::string gib_str(double bytes) {
+    return fmt::format("{:.1f} GiB", bytes / gib);
+}
 
 std::string gguf_name(const model_desc& m, const inference_params& p) {
     if (m.from_gguf) return m.id;
-    std::string base = m.id.substr(m.id.find_last_of('/') + 1);
+    std::string base        = m.id.substr(m.id.find_last_of('/') + 1);
     const std::string ftype = p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : "f16";
     return base + "-" + ftype + ".gguf";
 }
@@ -100,8 +107,8 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
                         std::uint64_t active_params) {
     const placement pl = place(d);
     plan_candidate c;
-    c.hardware = d.name;
-    c.kind     = pl.kind;
+    c.hardware            = d.name;
+    c.kind                = pl.kind;
     inference_params p    = base;
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
@@ -119,11 +126,11 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
             return c;
         }
         need = 0;
-        for (const auto& dev : e->devices) need = std::max(need, dev.total_bytes());
+        for (const auto& dev : e->devices)
+            need = std::max(need, dev.total_bytes());
         c.count = n;
         est     = std::move(*e);
-        if (pl.memory_bytes && need <= static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)))
-            break;
+        if (pl.memory_bytes && need <= static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes))) break;
     }
     if (pl.memory_bytes) {
         const auto have  = static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes));
@@ -137,15 +144,18 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         if (c.count > 1 && d.kind == hardware_kind::gpu) c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
-        c.reasons.push_back(fmt::format("memory not in the table: needs {} of RAM", gib_str(static_cast<double>(need))));
+        c.reasons.push_back(
+            fmt::format("memory not in the table: needs {} of RAM", gib_str(static_cast<double>(need))));
     }
 
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits run in turn.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count : 1;
     const auto bytes        = decode_bytes_per_step(m, *est, p);
     if (pl.bandwidth)
-        c.decode_tokens_per_s = decode_tokens_per_s(bytes, p.batch, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
-    else c.reasons.push_back("memory bandwidth not in the table: no decode speed");
+        c.decode_tokens_per_s =
+            decode_tokens_per_s(bytes, p.batch, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
+    else
+        c.reasons.push_back("memory bandwidth not in the table: no decode speed");
     c.prefill_tokens_per_s = prefill_tokens_per_s(active_params, pl.flops, parallel);
 
     if (d.price_usd_per_hour) {
@@ -153,7 +163,8 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     } else if (d.price_usd) {
         const unsigned units = d.kind == hardware_kind::gpu ? c.count : 1;
         c.cost_per_hour_usd  = *d.price_usd * units / amortization_hours;
-        c.reasons.push_back(fmt::format("cost: ${:.0f} purchase over 3 years of use, power not counted", *d.price_usd * units));
+        c.reasons.push_back(
+            fmt::format("cost: ${:.0f} purchase over 3 years of use, power not counted", *d.price_usd * units));
     }
     if (c.cost_per_hour_usd && c.decode_tokens_per_s > 0)
         c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0) * 1e6;
@@ -163,7 +174,8 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
 
 } // namespace
 
-plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates) {
+plan_result make_plan(const model_desc& m, const inference_params& p,
+                      const std::vector<const device_spec*>& candidates) {
     plan_result r;
     const auto active = count_params(m).active;
     for (const device_spec* d : candidates)
@@ -183,7 +195,8 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
         if (c.cost_per_million_tokens_usd)
             rec.why.push_back(fmt::format("cheapest that fits: ${:.3f} per million tokens at {:.0f} tokens/s",
                                           *c.cost_per_million_tokens_usd, c.decode_tokens_per_s));
-        else rec.why.push_back(fmt::format("fits; no price known; {:.0f} tokens/s", c.decode_tokens_per_s));
+        else
+            rec.why.push_back(fmt::format("fits; no price known; {:.0f} tokens/s", c.decode_tokens_per_s));
         r.recommendation = std::move(rec);
     }
     return r;

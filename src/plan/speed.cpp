@@ -18,8 +18,8 @@ std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimat
             weights *= 1.0 - f + f * used;
         }
     }
-    const double kv = static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(p.ctx) *
-                      static_cast<double>(p.batch);
+    const double kv =
+        static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(p.ctx) * static_cast<double>(p.batch);
     return static_cast<std::uint64_t>(weights + kv);
 }
 

@@ -55,9 +55,9 @@ TEST(Plan, Llama2DecodeNearMeasuredOnRtx4090) {
     auto m = load_model("meta-llama/Llama-2-7b-hf");
     ASSERT_TRUE(m.has_value());
     inference_params p;
-    p.engine  = engine_kind::llama_cpp;
-    p.weights = *parse_weight_choice("q4_0");
-    p.ctx     = 512; // llama-bench's tg128 decodes at a near-empty context
+    p.engine        = engine_kind::llama_cpp;
+    p.weights       = *parse_weight_choice("q4_0");
+    p.ctx           = 512; // llama-bench's tg128 decodes at a near-empty context
     const auto& gpu = row("RTX 4090");
     ASSERT_TRUE(gpu.measured_llama2_7b_q4_0_tokens_per_s.has_value());
     const auto c = plan_one(*m, p, "RTX 4090");
