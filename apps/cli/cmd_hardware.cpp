@@ -50,7 +50,7 @@ json device_json(const device_spec& d) {
         {"sources",                           d.sources                               },
         {"origin",                            d.origin                                },
     };
-    if (d.kind == device_kind::cloud) {
+    if (d.kind == hardware_kind::cloud) {
         j["provider"]           = d.provider;
         j["instance_type"]      = d.instance_type;
         j["price_usd_per_hour"] = opt(d.price_usd_per_hour);
@@ -158,7 +158,7 @@ void print_table(const std::vector<const device_spec*>& rows) {
                            : d->price_usd        ? fmt::format("${:.0f}", *d->price_usd)
                                                  : std::string("?");
         std::string extra =
-            d->kind == device_kind::cloud ? fmt::format("{} {}", d->provider, d->gpu_model) : d->gpu_model;
+            d->kind == hardware_kind::cloud ? fmt::format("{} {}", d->provider, d->gpu_model) : d->gpu_model;
         fmt::print("{:<44} {:<7} {:>10} {:>10} {:>10} {:>10}  {}\n", d->name.substr(0, 44), to_string(d->kind), mem, bw,
                    tf, price, extra);
     }

@@ -15,7 +15,7 @@
 
 namespace llmplan {
 
-enum class device_kind : std::uint8_t {
+enum class hardware_kind : std::uint8_t {
     gpu,    ///< one accelerator (gpus.csv, non-Apple): NVIDIA, AMD, Intel, TPU chips
     apple,  ///< an Apple silicon SoC with unified memory (gpus.csv Apple rows)
     cpu,    ///< a CPU for CPU-only inference (cpus.csv)
@@ -24,12 +24,12 @@ enum class device_kind : std::uint8_t {
     local,  ///< this machine, from detect_local_hardware()
 };
 
-[[nodiscard]] std::string_view to_string(device_kind k);
+[[nodiscard]] std::string_view to_string(hardware_kind k);
 
 /// One accelerator, CPU, machine or cloud instance.
 struct device_spec {
     std::string name; ///< as the table names it ("H100 SXM 80GB", "g5.xlarge")
-    device_kind kind = device_kind::gpu;
+    hardware_kind kind = hardware_kind::gpu;
     std::string vendor;       ///< gpus/cpus: vendor; cloud: provider; laptops: ""
     std::string form;         ///< form / segment column ("datacenter", "consumer", "laptop", "desktop")
     std::string architecture; ///< micro-architecture ("Hopper", "Zen 4")
@@ -107,7 +107,7 @@ class hardware_catalog {
     [[nodiscard]] std::size_t size() const { return devices_.size(); }
 
     /// Every row of one kind, in file order.
-    [[nodiscard]] std::vector<const device_spec*> of_kind(device_kind k) const;
+    [[nodiscard]] std::vector<const device_spec*> of_kind(hardware_kind k) const;
     /// Rows a planner can place a model on: known accelerator memory and bandwidth (GPUs, Apple
     /// SoCs, machines with a GPU, cloud GPU instances with a price), plus CPU rows and CPU-only
     /// cloud instances with known bandwidth or price.
@@ -120,7 +120,7 @@ class hardware_catalog {
     /// a name matching many models with no model number ("rtx") -> the same error, listing them.
     [[nodiscard]] result<const device_spec*> lookup(std::string_view name) const;
     /// Lookup restricted to one kind.
-    [[nodiscard]] result<const device_spec*> lookup(std::string_view name, device_kind kind) const;
+    [[nodiscard]] result<const device_spec*> lookup(std::string_view name, hardware_kind kind) const;
     /// Up to `n` names closest to `name` (edit distance on the normalised name and its words).
     [[nodiscard]] std::vector<std::string> suggest(std::string_view name, std::size_t n = 5) const;
 

@@ -12,19 +12,19 @@
 
 namespace llmplan {
 
-std::string_view to_string(device_kind k) {
+std::string_view to_string(hardware_kind k) {
     switch (k) {
-    case device_kind::gpu:
+    case hardware_kind::gpu:
         return "gpu";
-    case device_kind::apple:
+    case hardware_kind::apple:
         return "apple";
-    case device_kind::cpu:
+    case hardware_kind::cpu:
         return "cpu";
-    case device_kind::laptop:
+    case hardware_kind::laptop:
         return "laptop";
-    case device_kind::cloud:
+    case hardware_kind::cloud:
         return "cloud";
-    case device_kind::local:
+    case hardware_kind::local:
         return "local";
     }
     return "?";
@@ -105,17 +105,17 @@ result<std::vector<device_spec>> parse_hardware_csv(std::string_view text, std::
         if (!is_accelerator_row(kinds[r])) continue;
         auto d = kinds[r] == table_kind::gpus ? detail::read_gpu_row(t, r) : detail::read_cpu_row(t, r);
         if (!d) return unexpected{d.error()};
-        if (apple[r]) d->kind = device_kind::apple;
+        if (apple[r]) d->kind = hardware_kind::apple;
         out[r] = std::move(*d);
     }
     std::vector<const device_spec*> gpus, cpus;
     if (link_to)
         for (const auto& d : link_to->devices()) {
-            if (d.kind == device_kind::gpu || d.kind == device_kind::apple) gpus.push_back(&d);
-            if (d.kind == device_kind::cpu) cpus.push_back(&d);
+            if (d.kind == hardware_kind::gpu || d.kind == hardware_kind::apple) gpus.push_back(&d);
+            if (d.kind == hardware_kind::cpu) cpus.push_back(&d);
         }
     for (const auto& d : out)
-        if (d) (d->kind == device_kind::cpu ? cpus : gpus).push_back(&*d);
+        if (d) (d->kind == hardware_kind::cpu ? cpus : gpus).push_back(&*d);
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         if (is_accelerator_row(kinds[r])) continue;
         auto d = kinds[r] == table_kind::laptops ? detail::read_laptop_row(t, r, gpus, cpus)
@@ -145,7 +145,7 @@ void hardware_catalog::add(std::vector<device_spec> more) {
         devices_.push_back(std::move(d));
 }
 
-std::vector<const device_spec*> hardware_catalog::of_kind(device_kind k) const {
+std::vector<const device_spec*> hardware_catalog::of_kind(hardware_kind k) const {
     std::vector<const device_spec*> out;
     for (const auto& d : devices_)
         if (d.kind == k) out.push_back(&d);
@@ -158,18 +158,18 @@ std::vector<const device_spec*> hardware_catalog::candidates() const {
         const bool placed = d.memory_bytes && d.memory_bandwidth_bytes_per_s && d.gpu_count > 0;
         bool ok           = false;
         switch (d.kind) {
-        case device_kind::gpu:
-        case device_kind::apple:
+        case hardware_kind::gpu:
+        case hardware_kind::apple:
             ok = placed;
             break;
-        case device_kind::cpu:
+        case hardware_kind::cpu:
             ok = d.memory_bandwidth_bytes_per_s.has_value();
             break;
-        case device_kind::laptop:
-        case device_kind::local:
+        case hardware_kind::laptop:
+        case hardware_kind::local:
             ok = placed || (d.host_memory_bytes && d.host_memory_bandwidth_bytes_per_s);
             break;
-        case device_kind::cloud:
+        case hardware_kind::cloud:
             ok = d.price_usd_per_hour && (d.gpu_count == 0 ? d.host_memory_bytes.has_value() : placed);
             break;
         }
@@ -202,7 +202,7 @@ result<const device_spec*> lookup_among(const hardware_catalog& cat, const std::
                           "empty hardware name; expected a catalog name like 'H100 SXM 80GB'");
     for (const auto* d : rows) {
         if (detail::normalize_name(d->name) == n || detail::normalize_name(detail::base_name(d->name)) == n) return d;
-        if (d->kind == device_kind::cloud && detail::normalize_name(d->provider + d->instance_type) == n) return d;
+        if (d->kind == hardware_kind::cloud && detail::normalize_name(d->provider + d->instance_type) == n) return d;
     }
     if (const auto* d = detail::best_match(name, rows, detail::match_mode::user)) return d;
     const auto near = cat.suggest(name, 5);
@@ -223,7 +223,7 @@ result<const device_spec*> hardware_catalog::lookup(std::string_view name) const
     return lookup_among(*this, rows, name);
 }
 
-result<const device_spec*> hardware_catalog::lookup(std::string_view name, device_kind kind) const {
+result<const device_spec*> hardware_catalog::lookup(std::string_view name, hardware_kind kind) const {
     return lookup_among(*this, of_kind(kind), name);
 }
 

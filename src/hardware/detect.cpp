@@ -209,7 +209,7 @@ local_machine detect_local_hardware(const detect_options& opts) {
 
 device_spec to_device_spec(const local_machine& m, const hardware_catalog& catalog) {
     device_spec d;
-    d.kind              = device_kind::local;
+    d.kind              = hardware_kind::local;
     d.origin            = "detected";
     d.cpu_model         = m.cpu.model;
     d.host_memory_bytes = m.ram.total_bytes;
@@ -224,7 +224,7 @@ device_spec to_device_spec(const local_machine& m, const hardware_catalog& catal
     d.sources        = "detected";
 
     // The CPU row, for the DRAM bandwidth a CPU run is bound by.
-    const auto cpus = catalog.of_kind(device_kind::cpu);
+    const auto cpus = catalog.of_kind(hardware_kind::cpu);
     if (const auto* c =
             m.cpu.model.empty() ? nullptr : detail::best_match(m.cpu.model, cpus, detail::match_mode::link)) {
         d.cpu_link                          = c->name;
@@ -257,7 +257,7 @@ device_spec to_device_spec(const local_machine& m, const hardware_catalog& catal
     }
     std::vector<const device_spec*> gpus;
     for (const auto& g : catalog.devices())
-        if (g.kind == device_kind::gpu || g.kind == device_kind::apple) gpus.push_back(&g);
+        if (g.kind == hardware_kind::gpu || g.kind == hardware_kind::apple) gpus.push_back(&g);
     if (const auto* g = detail::best_match(first.name, gpus, detail::match_mode::link))
         detail::copy_gpu_figures(d, *g, true);
     else {

@@ -133,7 +133,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.vendor       = std::string(rr.str("vendor"));
     d.form         = std::string(rr.str("form"));
     d.architecture = std::string(rr.str("architecture"));
-    d.kind         = lower(d.vendor) == "apple" ? device_kind::apple : device_kind::gpu;
+    d.kind         = lower(d.vendor) == "apple" ? hardware_kind::apple : hardware_kind::gpu;
     d.gpu_count    = 1;
     d.notes        = std::string(rr.str("notes"));
     d.sources      = std::string(rr.str("source"));
@@ -146,7 +146,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
         d.memory_bytes = mem;
     }
     const auto unit_text = rr.str("memory_unit");
-    d.unified_memory     = d.kind == device_kind::apple || lower(unit_text).find("unified") != std::string::npos;
+    d.unified_memory     = d.kind == hardware_kind::apple || lower(unit_text).find("unified") != std::string::npos;
     if (d.unified_memory && d.memory_bytes) {
         d.unified_memory_bytes = d.memory_bytes;
         if (const auto share = assignable_gb(unit_text)) {
@@ -186,7 +186,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
 result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
     row_reader rr{t, r};
     device_spec d;
-    d.kind         = device_kind::cpu;
+    d.kind         = hardware_kind::cpu;
     d.name         = std::string(rr.str("name"));
     d.vendor       = std::string(rr.str("vendor"));
     d.form         = std::string(rr.str("segment"));
@@ -234,7 +234,7 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
                                     std::span<const device_spec* const> cpus) {
     row_reader rr{t, r};
     device_spec d;
-    d.kind      = device_kind::laptop;
+    d.kind      = hardware_kind::laptop;
     d.name      = std::string(rr.str("name"));
     d.form      = std::string(rr.str("form"));
     d.cpu_model = std::string(rr.str("cpu"));
@@ -283,7 +283,7 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
 result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<const device_spec* const> gpus) {
     row_reader rr{t, r};
     device_spec d;
-    d.kind          = device_kind::cloud;
+    d.kind          = hardware_kind::cloud;
     d.provider      = std::string(rr.str("provider"));
     d.vendor        = d.provider;
     d.instance_type = std::string(rr.str("instance_type"));

@@ -109,7 +109,7 @@ TEST(detect, missing_proc_degrades_and_says_what_is_missing) {
     EXPECT_NE(m.missing[1].find("meminfo"), std::string::npos);
 #endif
     const auto d = to_device_spec(m);
-    EXPECT_EQ(d.kind, device_kind::local);
+    EXPECT_EQ(d.kind, hardware_kind::local);
     EXPECT_EQ(d.gpu_count, 0u);
 }
 

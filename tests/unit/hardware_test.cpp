@@ -50,11 +50,11 @@ TEST(hardware_catalog, builtin_parses_with_every_row) {
     const auto cat = parse_builtin_hardware();
     ASSERT_TRUE(cat) << cat.error().what();
     // Row counts of data/hardware/*.csv (SOURCES.md table: 76 + 19 + 19 + 118).
-    EXPECT_EQ(cat->of_kind(device_kind::gpu).size() + cat->of_kind(device_kind::apple).size(), 76u);
-    EXPECT_EQ(cat->of_kind(device_kind::apple).size(), 15u); // Apple M1..M4 rows
-    EXPECT_EQ(cat->of_kind(device_kind::cpu).size(), 19u);
-    EXPECT_EQ(cat->of_kind(device_kind::laptop).size(), 19u);
-    EXPECT_EQ(cat->of_kind(device_kind::cloud).size(), 118u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::gpu).size() + cat->of_kind(hardware_kind::apple).size(), 76u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::apple).size(), 15u); // Apple M1..M4 rows
+    EXPECT_EQ(cat->of_kind(hardware_kind::cpu).size(), 19u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::laptop).size(), 19u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::cloud).size(), 118u);
     EXPECT_EQ(builtin_hardware().size(), cat->size());
 }
 
@@ -93,7 +93,7 @@ TEST(hardware_catalog, units_converted_from_the_tables) {
     EXPECT_FALSE(d.price_usd); // blank in the table: no public list price
 
     // Apple M2 Ultra: 192 GB unified; the GPU may use 75% of it = 144 GB.
-    const auto m2u = cat.lookup("Apple M2 Ultra", device_kind::apple);
+    const auto m2u = cat.lookup("Apple M2 Ultra", hardware_kind::apple);
     ASSERT_TRUE(m2u);
     EXPECT_TRUE((*m2u)->unified_memory);
     EXPECT_EQ((*m2u)->unified_memory_bytes, 192'000'000'000ull);
@@ -145,7 +145,7 @@ TEST(hardware_catalog, cloud_rows_link_to_their_gpu_row) {
     EXPECT_EQ((*c7i)->amx, true); // cpu_family says "AVX-512 + AMX"
 
     // every GPU instance links, except the one GPU model without a row
-    for (const auto* d : cat.of_kind(device_kind::cloud))
+    for (const auto* d : cat.of_kind(hardware_kind::cloud))
         if (d->gpu_count > 0 && d->gpu_model != "Quadro RTX 6000 (Turing)")
             EXPECT_FALSE(d->gpu_link.empty()) << d->name << " " << d->gpu_model;
 }
@@ -183,8 +183,8 @@ TEST(hardware_catalog, lookup_is_tolerant) {
     EXPECT_EQ((*cat.lookup("a100 40gb"))->name, "A100 SXM4 40GB");
     EXPECT_EQ((*cat.lookup("mi300x"))->name, "Instinct MI300X");
     EXPECT_EQ((*cat.lookup("m4 max"))->name, "Apple M4 Max");
-    EXPECT_EQ((*cat.lookup("Apple M1 Max"))->kind, device_kind::apple); // the gpus.csv row before cpus.csv
-    EXPECT_EQ((*cat.lookup("Apple M1 Max", device_kind::cpu))->kind, device_kind::cpu);
+    EXPECT_EQ((*cat.lookup("Apple M1 Max"))->kind, hardware_kind::apple); // the gpus.csv row before cpus.csv
+    EXPECT_EQ((*cat.lookup("Apple M1 Max", hardware_kind::cpu))->kind, hardware_kind::cpu);
 }
 
 TEST(hardware_catalog, unknown_names_get_suggestions) {
@@ -209,7 +209,7 @@ TEST(hardware_catalog, candidates_and_filter) {
         if (d->gpu_count > 0) {
             EXPECT_TRUE(d->memory_bytes && d->memory_bandwidth_bytes_per_s) << d->name;
         }
-        if (d->kind == device_kind::cloud) EXPECT_TRUE(d->price_usd_per_hour) << d->name;
+        if (d->kind == hardware_kind::cloud) EXPECT_TRUE(d->price_usd_per_hour) << d->name;
     }
     const auto h100 = cat.filter("h100");
     EXPECT_GE(h100.size(), 3u + 10u); // 3 GPU rows + the H100 cloud instances
@@ -248,7 +248,7 @@ TEST(hardware_file, rows_in_the_catalog_format_with_links) {
                                                "Acme,acme.h100x2,H100 80GB (SXM5),2,4.50,quote\n");
     auto c           = load_hardware_file(cloud);
     ASSERT_TRUE(c) << c.error().what();
-    EXPECT_EQ((*c)[0].kind, device_kind::cloud);
+    EXPECT_EQ((*c)[0].kind, hardware_kind::cloud);
     EXPECT_EQ((*c)[0].gpu_link, "H100 SXM 80GB");
 }
 
