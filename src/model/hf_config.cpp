@@ -240,6 +240,8 @@ result<model_desc> parse_hf_config(std::string_view text, std::string_view path)
     } catch (const json::parse_error& e) {
         return make_error(error_code::bad_json, fmt::format("not valid JSON: {}", e.what()),
                           fmt::format("{}:offset {}", path, e.byte));
+    } catch (const json::exception& e) { // e.g. out_of_range 406: a number too large for a double
+        return make_error(error_code::bad_json, fmt::format("not valid JSON: {}", e.what()), std::string(path));
     }
     if (!root.is_object())
         return make_error(error_code::bad_json,

@@ -1,4 +1,5 @@
 // load_model: every way a user names a model reaches the same description.
+#include "llmplan/hf_config.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
 
@@ -53,5 +54,18 @@ TEST(load, bad_inputs_are_errors_not_crashes) {
     EXPECT_EQ(bad.error().code, error_code::bad_json);
 }
 
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+// Fuzzer finding (fuzz_hf_config, 2026-12-02): a number too large for a double made nlohmann throw
+// out_of_range rather than parse_error, which escaped parse_hf_config.
+TEST(hf_config, number_overflow_is_an_error_not_a_crash) {
+    auto r = parse_hf_config(R"({"model_type": "llama", "rms_norm_eps": 1e222222222222222222222222})", "x.json");
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().code, error_code::bad_json);
+    EXPECT_EQ(parse_hf_config("[1, 2]", "x.json").error().code, error_code::bad_json);
+}
 } // namespace
 } // namespace llmplan
