@@ -301,6 +301,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     // head_dim as stated; derived from n_embd / n_head only when the config does not say.
     auto head_dim = r.get(field::head_dim, gemma3 ? 256 : *n_embd / *n_head);
     if (!head_dim) return head_dim.error();
+    if (*head_dim == 0)
+        return make_error(error_code::bad_value, "head_dim is 0; expected a positive width", r.where("head_dim"));
     const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
     auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
     if (!n_ff && row->model_type != "nemotron-nas") return n_ff.error();
