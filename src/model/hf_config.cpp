@@ -178,6 +178,7 @@ quant_desc parse_quant(const json& j) {
 /// DeciLM's FFN width from ffn_mult (modeling_decilm.py _ffn_mult_to_intermediate_size):
 /// int(2 * mult * n_embd / 3) rounded up to a multiple of 256.
 std::uint64_t decilm_ffn(double mult, std::uint64_t n_embd) {
+    if (!(mult > 0 && mult < 1000)) return 0; // a width multiplier outside any real config
     const auto n = static_cast<std::uint64_t>(2.0 * mult * static_cast<double>(n_embd) / 3.0);
     return (n + 255) / 256 * 256;
 }
