@@ -3,19 +3,10 @@
 #include "llmplan/load.h"
 #include "llmplan/report.h"
 
-#include <algorithm>
-#include <cctype>
 #include <fmt/format.h>
 #include <memory>
 
 namespace llmplan::cli {
-namespace {
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-} // namespace
-
 void add_models_command(CLI::App& app) {
     struct options {
         std::string filter;
@@ -28,9 +19,9 @@ void add_models_command(CLI::App& app) {
     cmd->callback([opt] {
         nlohmann::json rows = nlohmann::json::array();
         std::string text;
-        for (const auto& e : catalog()) {
-            if (!opt->filter.empty() && lower(e.id).find(lower(opt->filter)) == std::string::npos) continue;
-            auto m = load_catalog_model(e);
+        for (const auto* entry : search_catalog(opt->filter)) {
+            const auto& e = *entry;
+            auto m        = load_catalog_model(e);
             if (!m) fail(m.error());
             const auto p = count_params(*m);
             auto j       = model_to_json(*m);

@@ -25,6 +25,8 @@ struct catalog_entry {
 const std::vector<catalog_entry>& catalog();
 /// Find a catalog entry by id or alias, case-insensitively; nullptr when none.
 const catalog_entry* find_in_catalog(std::string_view name);
+/// Entries whose id or alias contains `text`, case-insensitively (all entries for an empty text).
+std::vector<const catalog_entry*> search_catalog(std::string_view text);
 /// Load a catalog entry's description.
 result<model_desc> load_catalog_model(const catalog_entry& e);
 

@@ -64,6 +64,7 @@ enum class tensor_role : std::uint8_t {
     count
 };
 std::string_view role_name(tensor_role r);
+std::string_view attn_kind_name(attn_kind k); ///< "mha", "gqa", "mqa", "mla", "none"
 /// A matrix that a linear layer multiplies by (LoRA-targetable, quantizable).
 bool is_linear(tensor_role r);
 /// Stored per expert (the tensor's elements are split over n_expert; only n_expert_used are read).
@@ -160,6 +161,7 @@ struct model_desc {
     bool parallel_block            = false; ///< attention and FFN share one input norm (GPT-J, Phi-2, Falcon)
     bool post_norms                = false; ///< extra norms after attention and FFN (Gemma-2/3, OLMo-2)
     bool attn_sinks                = false; ///< learned per-head sink logits (gpt-oss)
+    bool legacy_cache              = false; ///< remote-code generate(): tuple KV cache, all-position logits (Qwen-1)
     bool is_encoder                = false;
     bool has_output_norm           = true;
     bool embd_norm                 = false; ///< LayerNorm after the embeddings (BLOOM, BERT)

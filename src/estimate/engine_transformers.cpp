@@ -13,15 +13,12 @@ constexpr std::uint64_t mib = 1ull << 20;
 /// shows beyond torch.cuda.max_memory_allocated for one process (typically 0.5-1 GiB on A100/H100
 /// with CUDA 12; we take the middle).
 constexpr std::uint64_t cuda_runtime_bytes = 768 * mib;
-/// Remote-code models (trust_remote_code; among ours Qwen-1, model_type "qwen") predate two things
-/// transformers >= 4.45 does for models in the library: computing only the last position's logits in
-/// generate() (logits_to_keep = 1), and DynamicCache, which grows one layer at a time. Their legacy
-/// tuple cache builds every layer's grown K/V while generate() still holds the previous tuple, so
-/// the whole cache exists twice at each step: Qwen-7B-Chat at 8193 tokens peaks at weights + 2.05 x
-/// its KV size (tests/data/truth/qwen1_readme_profiling.json).
-bool is_remote_code_legacy(const model_desc& m) {
-    return m.arch == "qwen";
-}
+// Remote-code models marked legacy_cache in the architecture table (Qwen-1) predate two things
+// transformers >= 4.45 does for models in the library: computing only the last position's logits in
+// generate() (logits_to_keep = 1), and DynamicCache, which grows one layer at a time. Their tuple
+// cache builds every layer's grown K/V while generate() still holds the previous tuple, so the
+// whole cache exists twice at each step: Qwen-7B-Chat at 8193 tokens peaks at weights + 2.05 x its
+// KV size (tests/data/truth/qwen1_readme_profiling.json).
 
 } // namespace
 
@@ -44,7 +41,7 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
                                                  const weights_estimate& w) {
     inference_estimate r;
     r.weights                  = w;
-    const dtype act            = w.compute_dtype == dtype::f32 ? dtype::f32 : w.compute_dtype;
+    const dtype act            = w.compute_dtype;
     const dtype kv             = p.kv_type.value_or(act);
     r.kv_type                  = kv;
     const std::uint64_t a      = info(act).bytes_per_block; // bytes per activation element
@@ -66,14 +63,14 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
     const std::uint64_t kv_full   = kv_at(p.ctx);
     const std::uint64_t kv_prompt = kv_at(prompt);
     // torch.cat in DynamicCache.update allocates the grown K (or V) of a layer before freeing the old one.
-    const std::uint64_t kv_growth = is_remote_code_legacy(m) ? kv_full : m.n_layer ? kv_full / m.n_layer / 2 : 0;
+    const std::uint64_t kv_growth = m.legacy_cache ? kv_full : m.n_layer ? kv_full / m.n_layer / 2 : 0;
 
     const std::uint64_t per_token = layer_activation_bytes_per_token(m, a, 1);
     auto act_at                   = [&](std::uint64_t tokens, std::uint64_t logit_rows) {
         // logits in the compute dtype, then upcast to f32 for sampling (LogitsProcessor works in f32)
         return b * tokens * per_token + b * logit_rows * m.n_vocab * (a + 4);
     };
-    const std::uint64_t prefill_logits = is_remote_code_legacy(m) ? prompt : 1;
+    const std::uint64_t prefill_logits = m.legacy_cache ? prompt : 1;
     std::uint64_t prefill              = kv_prompt + act_at(prompt, prefill_logits);
     std::uint64_t decode               = kv_full + kv_growth + act_at(1, 1);
 

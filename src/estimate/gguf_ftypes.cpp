@@ -1,4 +1,5 @@
 // The file types llama-quantize offers: names, LLAMA_FTYPE_* numbers and default tensor types.
+#include "detail/strings.h"
 #include "estimate/llama_ftype.h"
 #include "llmplan/gguf_recipe.h"
 
@@ -55,11 +56,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 4> aliases{{
 }};
 // clang-format on
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
+using detail::iequals;
 
 } // namespace
 

@@ -9,6 +9,7 @@
 // (transformers' get_keys_to_not_convert keeps the output head; GPTQ/AWQ checkpoints keep lm_head f16).
 #include "llmplan/weights.h"
 
+#include "detail/strings.h"
 #include "llmplan/gguf_recipe.h"
 
 #include <algorithm>
@@ -53,11 +54,7 @@ std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::ui
     }
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
+using detail::lower;
 
 weight_choice native_choice(const model_desc& m) {
     switch (m.quant.method) {
@@ -162,7 +159,10 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
     if (c.format == weight_format::f32) base = dtype::f32;
     if (c.format == weight_format::f16) base = dtype::f16;
     if (c.format == weight_format::bf16) base = dtype::bf16;
-    if (base == dtype::f32 && c.format != weight_format::f32) base = dtype::bf16; // quantized runs compute in 16-bit
+    const bool quantized_format = c.format != weight_format::native && c.format != weight_format::f32 &&
+                                  c.format != weight_format::f16 && c.format != weight_format::bf16;
+    // Quantized kernels take 16-bit activations: an f32 checkpoint quantized keeps its other tensors in bf16.
+    if (base == dtype::f32 && quantized_format) base = dtype::bf16;
     // GPTQ/AWQ kernels run in f16 (their checkpoints store f16 scales and non-quantized tensors).
     if (c.format == weight_format::gptq_int4 || c.format == weight_format::gptq_int8 || c.format == weight_format::awq)
         base = dtype::f16;
@@ -193,9 +193,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
             account(t, before);
             continue;
         }
-        const bool quantize = c.format != weight_format::native && c.format != weight_format::f32 &&
-                              c.format != weight_format::f16 && c.format != weight_format::bf16 && is_block_linear(t);
-        if (quantize) {
+        if (quantized_format && is_block_linear(t)) {
             const std::uint64_t out   = t.shape[t.shape.size() - 2];
             const std::uint64_t in    = t.shape.back();
             const std::uint64_t n_mat = out * in ? n / (out * in) : 0;

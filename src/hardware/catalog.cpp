@@ -1,5 +1,6 @@
 // The hardware catalog: the tables compiled into the binary plus users' files, and name lookup.
 #include "detail/embedded.h"
+#include "detail/strings.h"
 #include "hardware/csv.h"
 #include "hardware/names.h"
 #include "hardware/tables.h"
@@ -87,9 +88,8 @@ result<std::vector<device_spec>> parse_hardware_csv(std::string_view text, std::
     std::vector<bool> apple(t.rows.size(), false);
     if (*whole == table_kind::by_row) {
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
-            std::string k(t.get(r, "kind"));
-            std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return std::tolower(c); });
-            const auto tk = table_from_name(k);
+            const std::string k = detail::lower(t.get(r, "kind"));
+            const auto tk       = table_from_name(k);
             if (!tk)
                 return make_error(error_code::bad_device_file,
                                   fmt::format("field 'kind': '{}'; expected gpu, apple, cpu, laptop or cloud", k),

@@ -1,5 +1,7 @@
 #include "hardware/names.h"
 
+#include "detail/strings.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -9,9 +11,7 @@ namespace llmplan::detail {
 
 namespace {
 
-char lower(char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
+using detail::lower_char;
 bool alnum(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
@@ -59,7 +59,7 @@ std::string normalize_name(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (char c : s)
-        if (alnum(c) || c == '.') out.push_back(lower(c));
+        if (alnum(c) || c == '.') out.push_back(lower_char(c));
     return out;
 }
 
@@ -93,7 +93,7 @@ name_words split_words(std::string_view s) {
     };
     for (char c : s) {
         if (alnum(c)) {
-            cur.push_back(lower(c));
+            cur.push_back(lower_char(c));
             continue;
         }
         flush();

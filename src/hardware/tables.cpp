@@ -2,6 +2,7 @@
 // Column meanings and units: data/hardware/SOURCES.md. Blank = not verified = empty optional.
 #include "hardware/tables.h"
 
+#include "detail/strings.h"
 #include "hardware/csv.h"
 #include "hardware/names.h"
 
@@ -22,12 +23,7 @@ constexpr double mib        = 1048576.0;    // 2^20
 constexpr double tera       = 1e12;         // TFLOPS / TOPS -> FLOP/s
 constexpr double max_figure = 1e21;         // a sanity bound: no device has a zettabyte or ZFLOP/s
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+using detail::lower;
 
 bool starts_with_ci(std::string_view s, std::string_view p) {
     return s.size() >= p.size() && lower(s.substr(0, p.size())) == p;

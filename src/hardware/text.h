@@ -1,6 +1,8 @@
 // Small text helpers for the detection parsers (detect.cpp, detect_parse.cpp).
 #pragma once
 
+#include "detail/strings.h"
+
 #include <cctype>
 #include <charconv>
 #include <cstdint>
@@ -33,13 +35,6 @@ inline std::optional<std::uint64_t> to_u64(std::string_view s) {
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p == s.data()) return std::nullopt;
     return v;
-}
-
-inline std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 } // namespace llmplan::detail

@@ -43,6 +43,9 @@ struct arch_row {
     bool output_bias;  ///< lm_head carries a bias (Phi-2, GPT-J)
     layer_pattern swa;
     moe_style moe;
+    /// Remote-code modeling (trust_remote_code) that predates transformers' DynamicCache and
+    /// logits_to_keep: a tuple cache rebuilt every step, logits for every prompt position.
+    bool legacy_cache;
 };
 
 /// The row for a model_type (aliases such as gemma3_text -> gemma3 resolved), or nullopt.

@@ -1,6 +1,7 @@
 // The built-in model catalog: one official config.json per model under data/models/<org>--<name>/,
 // embedded at build time (cmake/embed.cmake). Adding a model is adding a folder.
 #include "detail/embedded.h"
+#include "detail/strings.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/load.h"
 
@@ -11,11 +12,7 @@
 namespace llmplan {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
+using detail::lower;
 
 std::vector<catalog_entry> build_catalog() {
     std::vector<catalog_entry> out;
@@ -55,6 +52,14 @@ const catalog_entry* find_in_catalog(std::string_view name) {
     for (const auto& e : catalog())
         if (lower(e.id) == n || e.alias == n) return &e;
     return nullptr;
+}
+
+std::vector<const catalog_entry*> search_catalog(std::string_view text) {
+    const std::string t = lower(text);
+    std::vector<const catalog_entry*> out;
+    for (const auto& e : catalog())
+        if (lower(e.id).find(t) != std::string::npos || e.alias.find(t) != std::string::npos) out.push_back(&e);
+    return out;
 }
 
 result<model_desc> load_catalog_model(const catalog_entry& e) {

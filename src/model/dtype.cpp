@@ -1,5 +1,7 @@
 #include "llmplan/dtype.h"
 
+#include "detail/strings.h"
+
 #include <array>
 #include <cctype>
 #include <string>
@@ -61,13 +63,7 @@ constexpr bool rows_in_enum_order() {
 }
 static_assert(rows_in_enum_order(), "dtype table rows must follow the enum order");
 
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
+using detail::iequals;
 
 } // namespace
 

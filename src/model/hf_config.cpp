@@ -326,6 +326,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     m.output_bias    = row->output_bias;
     m.post_norms     = row->post_norms;
     m.parallel_block = row->parallel;
+    m.legacy_cache   = row->legacy_cache;
     m.is_encoder     = row->model_type == "bert";
     m.pooler         = m.is_encoder;
     m.embd_norm      = row->model_type == "bloom" || m.is_encoder;

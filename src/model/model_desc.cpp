@@ -73,6 +73,22 @@ bool is_expert(tensor_role r) {
     return roles[static_cast<std::size_t>(r)].expert;
 }
 
+std::string_view attn_kind_name(attn_kind k) {
+    switch (k) {
+    case attn_kind::mha:
+        return "mha";
+    case attn_kind::gqa:
+        return "gqa";
+    case attn_kind::mqa:
+        return "mqa";
+    case attn_kind::mla:
+        return "mla";
+    case attn_kind::none:
+        return "none";
+    }
+    return "?";
+}
+
 std::uint64_t tensor_desc::n_elements() const {
     std::uint64_t n = 1;
     for (auto d : shape)

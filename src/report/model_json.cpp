@@ -2,22 +2,6 @@
 
 namespace llmplan {
 
-std::string_view attn_kind_name(attn_kind k) {
-    switch (k) {
-    case attn_kind::mha:
-        return "mha";
-    case attn_kind::gqa:
-        return "gqa";
-    case attn_kind::mqa:
-        return "mqa";
-    case attn_kind::mla:
-        return "mla";
-    case attn_kind::none:
-        return "none";
-    }
-    return "?";
-}
-
 nlohmann::json model_to_json(const model_desc& m) {
     const auto p               = count_params(m);
     const auto& l              = m.typical_layer();

@@ -5,8 +5,6 @@
 
 namespace llmplan {
 
-std::string_view attn_kind_name(attn_kind k); // model_json.cpp
-
 std::string human_bytes(std::int64_t bytes) {
     const double b = static_cast<double>(bytes);
     if (std::llabs(bytes) < (1 << 20)) return fmt::format("{:.1f} KiB", b / 1024.0);

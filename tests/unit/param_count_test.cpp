@@ -88,7 +88,7 @@ TEST(param_count, classic_models) {
 }
 
 TEST(param_count, head_dim_is_read_not_derived) {
-    // Qwen3-8B: 32 heads of 128 over a 4096 width; Gemma-2-9B: head_dim 256 with 3584 / 16 = 224.
+    // Gemma-2-9B states head_dim 256, where n_embd / n_head would give 3584 / 16 = 224.
     auto g = load_model("google/gemma-2-9b");
     ASSERT_TRUE(g.has_value());
     EXPECT_EQ(g->layers[0].head_dim_k, 256u);
