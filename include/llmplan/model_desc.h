@@ -139,6 +139,7 @@ struct model_desc {
     std::uint32_t n_layer       = 0;
     std::uint64_t n_embd        = 0;
     std::uint64_t n_vocab       = 0;
+    std::uint64_t n_merges      = 0; ///< BPE merges of the tokenizer when known (GGUF tokenizer.ggml.merges)
     std::uint64_t n_ctx_train   = 0;
     std::uint32_t n_pos_embd    = 0; ///< learned position table rows (pos_kind::learned)
     std::uint32_t n_token_types = 0; ///< BERT token type rows

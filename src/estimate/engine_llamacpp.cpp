@@ -26,8 +26,11 @@ constexpr double fa_off_residual_per_embd = 5.4;
 /// (128,256 tokens + 280,147 merges) (llamacpp_cpu_measured.json vocab_only_loads); solving the
 /// two gives 557 and 554 bytes per token and per merge, i.e. one rate of ~556 bytes per entry.
 constexpr std::uint64_t tokenizer_bytes_per_entry = 556;
-/// Known BPE merge counts by vocabulary size (the tokenizers above); others assume one merge per token.
-std::uint64_t bpe_merges(std::uint64_t n_vocab) {
+/// BPE merges: the GGUF's own count when a file was read; for a config-only model the known counts
+/// of the tokenizers above by vocabulary size; otherwise one merge per token.
+std::uint64_t bpe_merges(const model_desc& m) {
+    if (m.n_merges) return m.n_merges;
+    const std::uint64_t n_vocab = m.n_vocab;
     if (n_vocab == 151936 || n_vocab == 152064) return 151387; // Qwen2/2.5/3 tokenizer
     if (n_vocab == 128256) return 280147;                      // Llama-3 tokenizer
     if (n_vocab == 32000 || n_vocab == 32064) return 0;        // SentencePiece (Llama-2, Phi-3): no merges
@@ -83,7 +86,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     // Output buffer: one row of f32 logits per sequence (llama_context::output_reserve).
     const std::uint64_t output = m.n_vocab * 4 * p.batch;
 
-    const std::uint64_t tokenizer = tokenizer_bytes_per_entry * (m.n_vocab + bpe_merges(m.n_vocab));
+    const std::uint64_t tokenizer = tokenizer_bytes_per_entry * (m.n_vocab + bpe_merges(m));
     const bool on_gpu             = p.device != device_kind::cpu && p.gpu_layers != 0;
 
     if (!on_gpu) {

@@ -268,6 +268,9 @@ result<model_desc> model_from_gguf(const gguf_file& f, std::string_view path) {
     } else if (const auto* e = first_with_role(m, tensor_role::token_embd)) {
         m.n_vocab = e->shape.front();
     }
+    // BPE merges (llama.cpp keeps them in a map: part of the tokenizer's resident memory).
+    if (const gguf_kv* merges = f.find("tokenizer.ggml.merges"); merges && merges->array())
+        m.n_merges = merges->array()->count;
 
     m.torch_dtype     = dtype::f16;
     m.source          = m.tensors.empty() ? weights_source::formula : weights_source::tensors;

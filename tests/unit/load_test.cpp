@@ -39,6 +39,15 @@ TEST(load, vocab_only_gguf_sizes_weights_from_the_architecture) {
     EXPECT_NEAR(static_cast<double>(count_params(*m).total), 7.22e9, 0.01e9);
 }
 
+TEST(load, gguf_tokenizer_merges_are_counted) {
+    // GPT-2's BPE has 50,000 merges (its merges.txt) over a 50,257-token vocabulary; SentencePiece
+    // (Llama-2) has none. llama.cpp's tokenizer memory grows with both (engine_llamacpp.cpp).
+    auto gpt2 = load_model(data + "/gguf/ggml-vocab-gpt-2.gguf");
+    ASSERT_TRUE(gpt2.has_value()) << gpt2.error().what();
+    EXPECT_EQ(gpt2->n_merges, 50'000u);
+    EXPECT_EQ(load_model(data + "/gguf/ggml-vocab-llama.gguf")->n_merges, 0u);
+}
+
 TEST(load, folder_with_only_an_index_reads_its_total_size) {
     auto m = load_model(repo + "/data/models/Qwen--Qwen3-4B");
     ASSERT_TRUE(m.has_value()) << m.error().what();
