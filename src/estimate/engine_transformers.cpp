@@ -2,17 +2,15 @@
 // (prefill: KV of the prompt + one layer's transient activations + logits) and (end of decoding:
 // KV of the whole context + the cache's growth copy + one token's logits).
 #include "estimate/engines.h"
+#include "estimate/runtime.h"
 
 #include <algorithm>
 
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t mib = 1ull << 20;
-/// CUDA context + cuBLAS/cuDNN workspaces + the caching allocator's unused reserve: what nvidia-smi
-/// shows beyond torch.cuda.max_memory_allocated for one process (typically 0.5-1 GiB on A100/H100
-/// with CUDA 12; we take the middle).
-constexpr std::uint64_t cuda_runtime_bytes = 768 * mib;
+/// The runtime outside torch's allocator (CUDA context and libraries): shared with training.
+constexpr std::uint64_t cuda_runtime_bytes = detail::torch_cuda_context_bytes;
 // Remote-code models marked legacy_cache in the architecture table (Qwen-1) predate two things
 // transformers >= 4.45 does for models in the library: computing only the last position's logits in
 // generate() (logits_to_keep = 1), and DynamicCache, which grows one layer at a time. Their tuple

@@ -9,6 +9,7 @@
 //    single-GPU full fine-tuning (recipes/configs/*_full_single_device.yaml: optimizer_in_bwd).
 //  - mixed precision and fp32 follow transformers' Trainer + PEFT (+ DeepSpeed): autocast, eager
 //    kernels, fp32 logits, fp32 trainable params.
+#include "estimate/runtime.h"
 #include "estimate/training_detail.h"
 
 #include <algorithm>
@@ -24,9 +25,7 @@ using detail::trained_tensor;
 constexpr std::uint64_t gib = std::uint64_t{1} << 30;
 constexpr std::uint64_t mib = std::uint64_t{1} << 20;
 
-// CUDA context, cuBLAS/cuDNN handles and workspaces and the loaded kernels (flash-attn, bitsandbytes):
-// PyTorch 2.x on A100/H100 shows 0.5-1 GiB in nvidia-smi before the first tensor is allocated.
-constexpr std::uint64_t cuda_context_bytes = 1 * gib;
+constexpr std::uint64_t cuda_context_bytes = detail::torch_cuda_context_bytes;
 // The caching allocator's reserved-but-free memory at a training step's peak (torch reserved -
 // allocated): blocks split for tensors of changing size (logits, recomputed layers) stay cached.
 // One constant of 1.5 GiB is what Qwen's single-GPU LoRA and Q-LoRA tables (nvidia-smi style)
