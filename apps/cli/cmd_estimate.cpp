@@ -113,13 +113,17 @@ resolved_estimate run_estimate(const estimate_options& o) {
         r.training = std::move(*e);
         return r;
     }
-    inference_params& p      = r.infer;
-    const std::string engine = o.engine.empty() ? (r.model.from_gguf ? "llama.cpp" : "transformers") : o.engine;
-    p.engine                 = pick<engine_kind>(engine, "--engine",
+    inference_params& p = r.infer;
+    // Default engine: llama.cpp for a GGUF file or a GGUF type asked of any model, else transformers.
+    const bool gguf_asked = !o.weights.empty() && parse_weight_choice(o.weights) &&
+                            parse_weight_choice(o.weights)->format == weight_format::gguf;
+    const std::string engine =
+        !o.engine.empty() ? o.engine : (r.model.from_gguf || gguf_asked ? "llama.cpp" : "transformers");
+    p.engine = pick<engine_kind>(engine, "--engine",
                                  {
-                                                     {"llama.cpp",    engine_kind::llama_cpp   },
-                                                     {"vllm",         engine_kind::vllm        },
-                                                     {"transformers", engine_kind::transformers}
+                                     {"llama.cpp",    engine_kind::llama_cpp   },
+                                     {"vllm",         engine_kind::vllm        },
+                                     {"transformers", engine_kind::transformers}
     });
     p.device =
         pick<device_kind>(o.device, "--device",

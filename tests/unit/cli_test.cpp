@@ -1,0 +1,66 @@
+// The command line as ../shared/cli-contract.md fixes it: JSON on stdout, bad input exits 2 with
+// one line on stderr and nothing on stdout.
+#include <array>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct run_result {
+    int status = -1;
+    std::string out;
+};
+
+run_result run(const std::string& args) {
+    run_result r;
+    std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>/dev/null";
+    FILE* f         = popen(cmd.c_str(), "r");
+    if (!f) return r;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), f))
+        r.out.append(buf.data(), n);
+    const int s = pclose(f);
+    r.status    = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+    return r;
+}
+
+TEST(cli, inspect_json_has_the_contract_fields) {
+    const auto r = run("inspect Qwen/Qwen2.5-7B-Instruct --json");
+    ASSERT_EQ(r.status, 0);
+    const auto m = nlohmann::json::parse(r.out)["model"];
+    for (const char* k :
+         {"id", "arch", "n_params", "n_params_active", "n_layer", "n_embd", "n_head", "n_head_kv", "head_dim",
+          "n_vocab", "n_ctx_train", "n_expert", "n_expert_used", "weights_bytes", "weights_source"})
+        EXPECT_TRUE(m.contains(k)) << k;
+    EXPECT_EQ(m["n_params"], 7'615'616'512ull); // Qwen2.5-7B: 7.62 B (model card), exact count from the config
+    EXPECT_EQ(m["weights_source"], "formula");
+}
+
+TEST(cli, estimate_json_parts_add_up) {
+    const auto r = run("estimate qwen2.5-7b --weights q4_k_m --device cpu --ctx 8192 --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["workload"]["engine"], "llama.cpp"); // a GGUF type implies llama.cpp
+    for (const auto& d : j["devices"]) {
+        std::int64_t sum = 0;
+        for (const auto& [k, v] : d["parts"].items())
+            sum += v.get<std::int64_t>();
+        EXPECT_EQ(sum, d["total_bytes"].get<std::int64_t>());
+    }
+    EXPECT_GT(j["disk_bytes"].get<std::uint64_t>(), 0u);
+}
+
+TEST(cli, bad_input_exits_2_with_nothing_on_stdout) {
+    for (const char* args : {"estimate nosuch-model --json", "estimate qwen2.5-7b --ctx 0 --json",
+                             "estimate qwen2.5-7b --weights q9_z --json", "estimate qwen2.5-7b --bogus",
+                             "inspect /nonexistent/config.json --json"}) {
+        const auto r = run(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
+}
+
+} // namespace
