@@ -1,6 +1,7 @@
 // Reverse plan: what runs on one machine. For each model and each precision its engine runs, does
 // it fit at the asked context; the largest models that fit per precision; and, for a chosen model,
-// the longest context and the most concurrent sequences (../shared/cli-contract.md, "llmplan fit").
+// the longest context and the most concurrent sequences (JSON: report.h, fit_hardware_to_json; the contract has no
+// "llmplan fit" section yet).
 #pragma once
 
 #include "llmplan/fit.h"

@@ -1,4 +1,4 @@
-// `llmplan fit --json` document (../shared/cli-contract.md, "llmplan fit").
+// `llmplan fit --json` document; its field names are defined here (cli-contract.md has no fit section yet).
 #include "llmplan/report.h"
 
 namespace llmplan {
