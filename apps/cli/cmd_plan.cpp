@@ -2,6 +2,7 @@
 #include "cmd_estimate.h"
 #include "commands.h"
 #include "llmplan/plan.h"
+#include "llmplan/report.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -9,43 +10,6 @@
 
 namespace llmplan::cli {
 namespace {
-
-nlohmann::json or_null(const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json plan_to_json(const resolved_estimate& r, const plan_result& p) {
-    nlohmann::json j;
-    j["estimate"] = to_json(r);
-    auto& cands = j["candidates"] = nlohmann::json::array();
-    for (const auto& c : p.candidates) {
-        nlohmann::json launch = nlohmann::json::object();
-        for (const auto& [engine, line] : c.launch)
-            launch[engine] = line;
-        cands.push_back({
-            {"hardware",                    c.hardware                            },
-            {"kind",                        c.kind                                },
-            {"count",                       c.count                               },
-            {"fits",                        c.fits                                },
-            {"headroom_bytes",              c.headroom_bytes                      },
-            {"decode_tokens_per_s",         c.decode_tokens_per_s                 },
-            {"prefill_tokens_per_s",        c.prefill_tokens_per_s                },
-            {"cost_per_hour_usd",           or_null(c.cost_per_hour_usd)          },
-            {"cost_per_million_tokens_usd", or_null(c.cost_per_million_tokens_usd)},
-            {"reasons",                     c.reasons                             },
-            {"launch",                      launch                                }
-        });
-    }
-    if (p.recommendation)
-        j["recommendation"] = {
-            {"hardware", p.recommendation->hardware},
-            {"count",    p.recommendation->count   },
-            {"why",      p.recommendation->why     }
-        };
-    else
-        j["recommendation"] = nullptr;
-    return j;
-}
 
 std::string money(const std::optional<double>& v, const char* fmt_str) {
     return v ? fmt::format(fmt::runtime(fmt_str), *v) : std::string("-");
@@ -89,7 +53,7 @@ void add_plan_command(CLI::App& app) {
         cands.push_back(&local);
         const auto p = make_plan(r.model, r.infer, cands);
         if (opt->json)
-            print_json(plan_to_json(r, p));
+            print_json(plan_to_json(to_json(r), p));
         else
             print_table(p);
     });

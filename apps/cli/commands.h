@@ -32,5 +32,6 @@ void add_estimate_command(CLI::App& app);
 /// `llmplan hardware [list|show]` (cmd_hardware.cpp).
 void add_hardware_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
+void add_fit_command(CLI::App& app);
 
 } // namespace llmplan::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     llmplan::cli::add_estimate_command(app);
     llmplan::cli::add_hardware_command(app);
     llmplan::cli::add_plan_command(app);
+    llmplan::cli::add_fit_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

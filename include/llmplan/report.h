@@ -2,8 +2,10 @@
 #pragma once
 
 #include "llmplan/fit.h"
+#include "llmplan/fit_hardware.h"
 #include "llmplan/inference.h"
 #include "llmplan/model_desc.h"
+#include "llmplan/plan.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,5 +20,13 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
 nlohmann::json fit_to_json(const fit_answer& a);
 /// One device's {"device", "total_bytes", "parts"} object.
 nlohmann::json device_to_json(const device_breakdown& d);
+
+/// The contract's plan document (../shared/cli-contract.md, "llmplan plan"): {"estimate", "candidates",
+/// "recommendation"}; `estimate` is the estimate document already built (inference_to_json, plus "fit").
+nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p);
+
+/// `llmplan fit --json`: the machine, its budget, every model x precision row, the largest that fit
+/// per precision and, with --model, the chosen model's longest context and most sequences.
+nlohmann::json fit_hardware_to_json(const fit_hardware_result& r);
 
 } // namespace llmplan

@@ -2,6 +2,7 @@
 #include "llmplan/plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -85,6 +86,22 @@ std::string gguf_name(const model_desc& m, const inference_params& p) {
     return base + "-" + ftype + ".gguf";
 }
 
+/// Ollama (runs GGUF files on llama.cpp) sets the context per model in a Modelfile line
+/// `PARAMETER num_ctx N` (docs/modelfile.md; the API takes the same as {"options": {"num_ctx": N}}).
+/// num_ctx is per request; parallel requests come from the server's OLLAMA_NUM_PARALLEL (docs/faq.md),
+/// and Ollama allocates num_ctx x that many slots, as llama-server's -c above.
+std::string ollama_line(const std::string& gguf, const inference_params& p) {
+    std::string tag = gguf.substr(0, gguf.rfind(".gguf"));
+    tag             = tag.substr(tag.find_last_of('/') + 1);
+    std::transform(tag.begin(), tag.end(), tag.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::string s = fmt::format("printf 'FROM {}\\nPARAMETER num_ctx {}\\n' > Modelfile && ollama create {} -f "
+                                "Modelfile && ollama run {}",
+                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, p.ctx, tag, tag);
+    if (p.batch > 1) s = fmt::format("OLLAMA_NUM_PARALLEL={} ollama serve & ", p.batch) + s;
+    return s;
+}
+
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
                                                               unsigned count) {
     std::vector<std::pair<std::string, std::string>> out;
@@ -95,6 +112,7 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         if (p.flash_attn) s += " -fa on";
         if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
         out.emplace_back("llama.cpp", std::move(s));
+        out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
     } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
         out.emplace_back("vllm", fmt::format("vllm serve {} --tensor-parallel-size {} --max-model-len {} "
                                              "--gpu-memory-utilization {} --max-num-seqs {}",
