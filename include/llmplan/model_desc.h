@@ -180,6 +180,12 @@ struct model_desc {
     std::uint64_t file_bytes = 0;          ///< bytes on disk of every file read (0 when unknown)
     dtype gguf_ftype_main    = dtype::f16; ///< the GGUF's dominant matrix type when read from GGUF
     bool from_gguf           = false;
+    /// The weights' storage type as a user names it: a GGUF's llama-quantize file type ("q4_k_m",
+    /// from general.file_type, else the dominant matrix type); empty: the checkpoint's torch_dtype.
+    std::string weights_type;
+
+    /// weights_type when set, else the name of torch_dtype (what `inspect` shows as "dtype").
+    [[nodiscard]] std::string weights_type_name() const;
 
     [[nodiscard]] bool is_moe() const { return moe.n_expert > 0; }
     /// The most common layer (for display): the first attention layer, else layer 0.

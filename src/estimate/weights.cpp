@@ -196,7 +196,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
         if (quantized_format && is_block_linear(t)) {
             const std::uint64_t out   = t.shape[t.shape.size() - 2];
             const std::uint64_t in    = t.shape.back();
-            const std::uint64_t n_mat = out * in ? n / (out * in) : 0;
+            const std::uint64_t n_mat = out != 0 && in != 0 ? n / (out * in) : 0;
             r.quantized_bytes += quantized_linear_bytes(c.format, out, in, n_mat, bits, group);
         } else if (c.format == weight_format::native && m.quant.method == quant_method::mxfp4 && is_expert(t.role) &&
                    !t.is_bias) {

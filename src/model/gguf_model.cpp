@@ -277,6 +277,13 @@ result<model_desc> model_from_gguf(const gguf_file& f, std::string_view path) {
     m.file_bytes      = f.total_file_bytes() > 0 ? f.total_file_bytes() : f.file_size_bytes;
     m.from_gguf       = true;
     m.gguf_ftype_main = main_matrix_dtype(f, m.tensors);
+    // general.file_type names the llama-quantize mixture (Q4_K_M holds q4_k, q6_k and f32 tensors);
+    // without it, the dominant matrix type. A vocab-only file has no weights of its own.
+    if (m.source == weights_source::tensors) {
+        std::optional<gguf_ftype_info> ft;
+        if (f.file_type && *f.file_type <= 0x7fffffffu) ft = gguf_ftype_from_id(static_cast<int>(*f.file_type));
+        m.weights_type = ft ? std::string(ft->name) : std::string(name(m.gguf_ftype_main));
+    }
     return m;
 }
 

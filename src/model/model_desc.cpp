@@ -103,6 +103,10 @@ const layer_desc& model_desc::typical_layer() const {
     return layers.empty() ? empty : layers.front();
 }
 
+std::string model_desc::weights_type_name() const {
+    return weights_type.empty() ? std::string(name(torch_dtype)) : weights_type;
+}
+
 param_counts count_params(const model_desc& m) {
     param_counts c;
     for (const auto& t : m.tensors) {

@@ -39,7 +39,7 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"n_ff_expert",        m.moe.n_ff_expert                                          },
         {"n_ff",               l.n_ff                                                     },
         {"tied_embeddings",    m.tied_embd                                                },
-        {"dtype",              std::string(name(m.torch_dtype))                           },
+        {"dtype",              m.weights_type_name()                                      },
         {"n_params_embedding", p.embedding                                                },
         {"n_tensors",          m.tensors.size()                                           },
         {"file_bytes",         m.file_bytes                                               },

@@ -44,7 +44,7 @@ std::string model_to_text(const model_desc& m) {
         s += fmt::format("experts      {} x width {}{}\n", m.moe.n_expert, m.moe.n_ff_expert,
                          m.moe.n_ff_shexp ? fmt::format(", shared width {}", m.moe.n_ff_shexp) : "");
     s += fmt::format("weights      {} ({}, {})\n", human_bytes(static_cast<std::int64_t>(weights_bytes(m))),
-                     name(m.torch_dtype),
+                     m.weights_type_name(),
                      m.source == weights_source::tensors ? "exact, from the file's tensors"
                                                          : "from the architecture at the config's dtype");
     if (m.file_bytes) s += fmt::format("on disk      {}\n", human_bytes(static_cast<std::int64_t>(m.file_bytes)));

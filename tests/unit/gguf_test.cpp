@@ -239,8 +239,30 @@ TEST(gguf, model_mapping_from_tiny_spec) {
     EXPECT_EQ(m->layers[1].head_dim_k, 16u);      // 64 / 4
     // Matrices by bytes: f16 12800 (embd) + 8192 + 4096 + 8192 + 12800 (output) vs q8_0 8704.
     EXPECT_EQ(m->gguf_ftype_main, dtype::f16);
+    EXPECT_EQ(m->weights_type_name(), "f16"); // general.file_type 1 = LLAMA_FTYPE_MOSTLY_F16
     EXPECT_EQ(m->tensors[5].role, tensor_role::ffn_down);
     EXPECT_EQ(m->tensors[5].layer, 1);
+}
+
+TEST(gguf, weights_type_names_the_file_type_not_the_compute_dtype) {
+    // A file written as Q4_K_M (general.file_type 15, include/llama.h) computes in f16 but is shown
+    // as q4_k_m; without general.file_type, the dominant matrix type (all matrices q8_0 here).
+    auto spec = tiny_llama_spec();
+    for (auto& kv : spec.kvs)
+        if (kv.key == "general.file_type") kv.val = v_u32(15);
+    auto f = read_gguf(build(spec), "tiny.gguf");
+    ASSERT_TRUE(f.has_value()) << f.error().what();
+    EXPECT_EQ(model_from_gguf(*f, "tiny.gguf")->weights_type_name(), "q4_k_m");
+
+    spec = tiny_llama_spec();
+    std::erase_if(spec.kvs, [](const kv_spec& kv) { return kv.key == "general.file_type"; });
+    for (auto& t : spec.tensors)
+        if (t.ne.size() == 2) t.type = 8; // GGML_TYPE_Q8_0
+    f = read_gguf(build(spec), "tiny.gguf");
+    ASSERT_TRUE(f.has_value()) << f.error().what();
+    auto m = model_from_gguf(*f, "tiny.gguf");
+    EXPECT_EQ(m->weights_type_name(), "q8_0");
+    EXPECT_EQ(m->torch_dtype, dtype::f16); // llama.cpp computes in f16/f32 whatever the storage
 }
 
 TEST(gguf, per_layer_arrays_swa_and_moe) {
