@@ -52,6 +52,8 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--mmap", o.mmap, "on | off [on]");
     cmd->add_option("--gpu-memory-utilization", o.gpu_mem_util, "vLLM fraction of GPU memory [0.9]");
     cmd->add_option("--max-num-seqs", o.max_num_seqs, "vLLM sequences per step [256]");
+    cmd->add_option("--pipeline-parallel", o.pipeline_parallel,
+                    "vLLM pipeline stages; --gpus = tensor parallel x stages (multi-node) [1]");
     cmd->add_option("--device-memory", o.device_memory, "each GPU's memory, e.g. 80GiB");
     cmd->add_option("--memory", o.memory,
                     "a memory budget per device (e.g. 24GiB): also answer the longest context, the most "
@@ -132,7 +134,8 @@ resolved_estimate run_estimate(const estimate_options& o) {
                               {"cuda",  device_kind::cuda },
                               {"metal", device_kind::metal}
     });
-    p.gpus = o.gpus;
+    p.gpus              = o.gpus;
+    p.pipeline_parallel = o.pipeline_parallel;
     if (!o.weights.empty()) {
         auto w = parse_weight_choice(o.weights);
         if (!w) fail(w.error());

@@ -13,7 +13,8 @@ namespace llmplan::cli {
 
 struct estimate_options {
     std::string model, task = "infer", engine, device = "cuda", weights, kv_type;
-    std::uint32_t gpus = 1;
+    std::uint32_t gpus              = 1;
+    std::uint32_t pipeline_parallel = 1;
     std::uint64_t ctx = 4096, prompt = 0, batch = 1, n_batch = 2048, ubatch = 512, max_num_seqs = 256;
     std::string flash_attn = "off", mmap = "on", device_memory, memory;
     std::int64_t gpu_layers = -1;

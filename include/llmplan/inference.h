@@ -30,6 +30,9 @@ struct inference_params {
     double gpu_memory_utilization     = 0.9;
     std::uint64_t max_num_seqs        = 256;
     std::uint64_t device_memory_bytes = 0; ///< each GPU's memory; 0 = unknown
+    /// vLLM --pipeline-parallel-size: `gpus` = tensor parallel x this; each stage holds a contiguous
+    /// run of layers (how vLLM spans nodes: TP inside a node, PP across nodes).
+    std::uint32_t pipeline_parallel = 1;
 };
 
 struct inference_estimate {

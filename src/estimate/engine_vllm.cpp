@@ -25,20 +25,16 @@ constexpr std::uint64_t min_batched_tokens = 2048;
 
 result<inference_estimate> estimate_vllm(const model_desc& m, const inference_params& p, const weights_estimate& w) {
     inference_estimate r;
-    r.weights       = w;
-    const dtype act = w.compute_dtype == dtype::f32 ? dtype::bf16 : w.compute_dtype;
-    const dtype kv  = p.kv_type.value_or(act);
-    r.kv_type       = kv;
-    const auto tp   = std::max<std::uint32_t>(1, p.gpus);
-    const auto a    = info(act).bytes_per_block;
+    r.weights              = w;
+    const dtype act        = w.compute_dtype == dtype::f32 ? dtype::bf16 : w.compute_dtype;
+    const dtype kv         = p.kv_type.value_or(act);
+    r.kv_type              = kv;
+    const std::uint32_t pp = std::max<std::uint32_t>(1, p.pipeline_parallel);
+    const std::uint32_t tp = std::max<std::uint32_t>(1, p.gpus / pp);
+    const auto a           = info(act).bytes_per_block;
 
-    std::uint64_t kv_per_token = 0; // per GPU: heads are split over the tensor-parallel ranks
-    for (const auto& l : m.layers) {
-        layer_desc s = l;
-        s.n_head_kv  = std::max<std::uint32_t>(1, l.n_head_kv / tp); // KV heads replicate when fewer than ranks
-        kv_per_token += kv_layer_bytes(m, s, engine_kind::vllm, kv, kv, 1);
+    for (const auto& l : m.layers)
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::vllm, kv, kv, 1);
-    }
     const std::uint64_t tokens = std::max(p.ctx, min_batched_tokens);
     const std::uint64_t seqs   = std::min(p.max_num_seqs, tokens);
     // Profiling pass: one layer's activations for all tokens, plus the sampler's logits for every
@@ -46,30 +42,57 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
     const std::uint64_t activation =
         tokens * layer_activation_bytes_per_token(m, a, tp) + seqs * m.n_vocab / tp * (a + 4);
 
-    const std::uint64_t weights = w.bytes / tp;
-    for (std::uint32_t g = 0; g < tp; ++g) {
-        device_breakdown d{"cuda:" + std::to_string(g), device_kind::cuda, {}, {}};
-        d.parts.weights     = weights;
-        d.parts.activations = activation;
-        d.parts.overhead    = static_cast<std::int64_t>(non_torch_bytes);
-        if (p.device_memory_bytes) {
-            const auto budget =
-                static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
-            const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
-            const std::uint64_t blocks =
-                pool > 0 ? static_cast<std::uint64_t>(pool) / (kv_per_token * block_tokens) : 0;
-            d.parts.kv_cache          = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
-            r.vllm_kv_capacity_tokens = blocks * block_tokens;
-            r.vllm_max_model_len =
-                std::min(r.vllm_kv_capacity_tokens, m.n_ctx_train ? m.n_ctx_train : r.vllm_kv_capacity_tokens);
-            if (pool <= 0) d.notes.push_back("no memory left for KV blocks: vLLM stops at start-up");
-        } else {
-            // Unknown device memory: the pool the requested sequences need.
-            d.parts.kv_cache = kv_per_token * p.ctx * p.batch;
-            d.notes.push_back("device memory unknown (--device-memory): kv_cache is what ctx x batch needs, "
-                              "not vLLM's whole pool");
+    std::uint64_t in_layers = 0;
+    for (auto b : w.layer_bytes)
+        in_layers += b;
+    const std::uint64_t outside = w.bytes > in_layers ? w.bytes - in_layers : 0; // embeddings, head, norms
+    // vLLM's get_pp_indices: n_layer / pp layers a stage; the remainder goes one each to the stages
+    // before the last (the last also holds the head). The embedding lives on the first stage, the
+    // head on the last: half of `outside` each.
+    std::vector<std::uint32_t> stage_layers(pp, m.n_layer / pp);
+    for (std::uint32_t i = 2; i < m.n_layer % pp + 2 && i <= pp; ++i)
+        ++stage_layers[pp - i];
+    std::uint64_t pool_tokens = 0;
+    std::uint32_t first       = 0;
+    for (std::uint32_t stage = 0; stage < pp; first += stage_layers[stage], ++stage) {
+        const std::uint32_t count   = stage_layers[stage];
+        std::uint64_t stage_weights = pp == 1 ? outside : (stage == 0 || stage + 1 == pp ? outside / 2 : 0);
+        std::uint64_t kv_per_token  = 0; // per GPU: heads are split over the tensor-parallel ranks
+        for (std::uint32_t il = first; il < first + count && il < m.layers.size(); ++il) {
+            if (il < w.layer_bytes.size()) stage_weights += w.layer_bytes[il];
+            layer_desc s = m.layers[il];
+            s.n_head_kv  = std::max<std::uint32_t>(1, s.n_head_kv / tp); // KV heads replicate when fewer than ranks
+            kv_per_token += kv_layer_bytes(m, s, engine_kind::vllm, kv, kv, 1);
         }
-        r.devices.push_back(std::move(d));
+        if (w.layer_bytes.empty()) stage_weights = w.bytes / pp;
+        for (std::uint32_t g = 0; g < tp; ++g) {
+            device_breakdown d{"cuda:" + std::to_string(stage * tp + g), device_kind::cuda, {}, {}};
+            d.parts.weights     = stage_weights / tp;
+            d.parts.activations = activation;
+            d.parts.overhead    = static_cast<std::int64_t>(non_torch_bytes);
+            if (p.device_memory_bytes) {
+                const auto budget =
+                    static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
+                const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
+                const std::uint64_t blocks =
+                    pool > 0 && kv_per_token ? static_cast<std::uint64_t>(pool) / (kv_per_token * block_tokens) : 0;
+                d.parts.kv_cache = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
+                // The engine's capacity is the smallest of every GPU's (each stage must hold every token).
+                const std::uint64_t cap = blocks * block_tokens;
+                pool_tokens             = stage == 0 && g == 0 ? cap : std::min(pool_tokens, cap);
+                if (pool <= 0) d.notes.push_back("no memory left for KV blocks: vLLM stops at start-up");
+            } else {
+                // Unknown device memory: the pool the requested sequences need.
+                d.parts.kv_cache = kv_per_token * p.ctx * p.batch;
+                d.notes.push_back("device memory unknown (--device-memory): kv_cache is what ctx x batch needs, "
+                                  "not vLLM's whole pool");
+            }
+            r.devices.push_back(std::move(d));
+        }
+    }
+    if (p.device_memory_bytes) {
+        r.vllm_kv_capacity_tokens = pool_tokens;
+        r.vllm_max_model_len      = std::min(pool_tokens, m.n_ctx_train ? m.n_ctx_train : pool_tokens);
     }
     if (r.vllm_kv_capacity_tokens && p.ctx > r.vllm_kv_capacity_tokens)
         r.notes.push_back(fmt::format("vLLM will refuse to start: max seq len {} is larger than the KV cache "

@@ -32,6 +32,16 @@ status validate(const model_desc& m, const inference_params& p) {
     if (p.prompt > p.ctx)
         return bad(fmt::format("prompt of {} tokens is longer than ctx {}", p.prompt, p.ctx), "--prompt");
     if (p.gpus == 0 || p.gpus > 1024) return bad("expected 1 to 1024 GPUs", "--gpus");
+    if (p.pipeline_parallel == 0 || p.gpus % p.pipeline_parallel != 0)
+        return bad(fmt::format("{} GPUs cannot form {} pipeline stages; expected --gpus a multiple of it", p.gpus,
+                               p.pipeline_parallel),
+                   "--pipeline-parallel");
+    if (p.pipeline_parallel > 1 && p.engine != engine_kind::vllm)
+        return bad("pipeline stages are modelled for vLLM; llama.cpp and transformers split layers with --gpus",
+                   "--pipeline-parallel");
+    if (p.pipeline_parallel > m.n_layer)
+        return bad(fmt::format("{} pipeline stages for {} layers", p.pipeline_parallel, m.n_layer),
+                   "--pipeline-parallel");
     if (p.n_batch == 0 || p.n_ubatch == 0) return bad("expected a positive batch size", "--n-batch/--ubatch");
     if (p.gpu_layers > static_cast<std::int64_t>(m.n_layer))
         return bad(fmt::format("{} GPU layers asked; the model has {} layers", p.gpu_layers, m.n_layer),

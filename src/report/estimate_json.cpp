@@ -66,6 +66,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"gpu_memory_utilization", p.gpu_memory_utilization                                              },
         {"max_num_seqs",           p.max_num_seqs                                                        },
         {"device_memory",          p.device_memory_bytes                                                 },
+        {"pipeline_parallel",      p.pipeline_parallel                                                   },
     };
     nlohmann::json j = {
         {"model",              model_to_json(m)       },
