@@ -1,4 +1,5 @@
-// llmplan plan MODEL [estimate options] [--json]: which hardware runs it, how fast, at what cost.
+// llmplan plan MODEL [estimate options] [plan options] [--json]: which hardware runs it, how fast, at
+// what cost, CPU or GPU, and the command lines to launch it.
 #include "cmd_estimate.h"
 #include "commands.h"
 #include "llmplan/plan.h"
@@ -11,51 +12,109 @@
 namespace llmplan::cli {
 namespace {
 
-std::string money(const std::optional<double>& v, const char* fmt_str) {
-    return v ? fmt::format(fmt::runtime(fmt_str), *v) : std::string("-");
+struct plan_cli_options {
+    plan_options plan;
+    std::string hardware_file;
+    std::vector<std::string> hardware; ///< only these rows (and this machine)
+    std::size_t top = 15;
+};
+
+std::string money(const std::optional<double>& v) {
+    return v ? fmt::format("{:.3f}", *v) : std::string("-");
 }
 
-void print_table(const plan_result& p) {
-    std::printf("%-34s %-6s %3s %-4s %10s %9s %10s %8s %9s\n", "hardware", "kind", "n", "fits", "headroom", "decode/s",
-                "prefill/s", "$/h", "$/Mtok");
+void print_row(const plan_candidate& c) {
+    std::printf("%-34.34s %-6s %4u %-4s %9s %9.1f %9.0f %7.1f %8s %8s\n", c.hardware.c_str(), c.kind.c_str(), c.count,
+                c.fits ? "yes" : "no",
+                fmt::format("{:.1f}G", static_cast<double>(c.headroom_bytes) / (1024.0 * 1024 * 1024)).c_str(),
+                c.decode_tokens_per_s, c.prefill_tokens_per_s, c.ttft_s, money(c.cost_per_hour_usd).c_str(),
+                money(c.cost_per_million_tokens_usd).c_str());
+}
+
+void print_table(const plan_result& p, std::size_t top) {
+    std::printf("%-34s %-6s %4s %-4s %9s %9s %9s %7s %8s %8s\n", "hardware", "kind", "n", "fits", "headroom",
+                "decode/s", "prefill/s", "ttft s", "$/h", "$/Mtok");
     std::size_t shown = 0;
-    for (const auto& c : p.candidates) {
-        if (shown++ == 15) break; // the top 15; --json has all
-        std::printf("%-34.34s %-6s %3u %-4s %10s %9.1f %10.0f %8s %9s\n", c.hardware.c_str(), c.kind.c_str(), c.count,
-                    c.fits ? "yes" : "no",
-                    fmt::format("{:.1f}GiB", static_cast<double>(c.headroom_bytes) / (1024.0 * 1024 * 1024)).c_str(),
-                    c.decode_tokens_per_s, c.prefill_tokens_per_s, money(c.cost_per_hour_usd, "{:.3f}").c_str(),
-                    money(c.cost_per_million_tokens_usd, "{:.3f}").c_str());
+    for (const auto& c : p.candidates)
+        if (shown++ < top) print_row(c); // --json has all
+    for (const auto& c : p.candidates)
+        if (c.kind == "local") {
+            std::printf("\nthis machine:\n");
+            print_row(c);
+            for (const auto& r : c.reasons)
+                std::printf("  - %s\n", r.c_str());
+        }
+    if (p.cpu_or_gpu) {
+        std::printf("\nCPU or GPU: %s\n", p.cpu_or_gpu->choice.c_str());
+        for (const auto& w : p.cpu_or_gpu->why)
+            std::printf("  - %s\n", w.c_str());
     }
     if (p.recommendation) {
         std::printf("\nrecommended: %u x %s\n", p.recommendation->count, p.recommendation->hardware.c_str());
         for (const auto& w : p.recommendation->why)
             std::printf("  - %s\n", w.c_str());
-        for (const auto& [engine, line] : p.candidates.front().launch)
+        for (const auto& [engine, line] : p.candidates[p.recommendation->index].launch)
             std::printf("  %s: %s\n", engine.c_str(), line.c_str());
     } else {
         std::printf("\nnothing in the catalog fits\n");
     }
 }
 
+void add_plan_options(CLI::App* cmd, plan_cli_options& o) {
+    auto& p = o.plan;
+    cmd->add_option("--hardware", o.hardware,
+                    "only these catalog rows (names as `llmplan hardware list`; repeat or comma-separate)")
+        ->delimiter(',');
+    cmd->add_option("--hardware-file", o.hardware_file, "CSV of your own machines (same format as the catalog)");
+    cmd->add_option("--electricity-price", p.electricity_usd_per_kwh,
+                    "USD per kWh for owned hardware [0.1688, US residential average, EIA Apr 2024]");
+    cmd->add_option("--pue", p.pue, "power usage effectiveness [1.0 at home; data centres average 1.58]");
+    cmd->add_option("--utilization", p.utilization, "share of the hours the machine works [1.0]");
+    cmd->add_option("--life-years", p.life_years, "years an owned machine is used [3]");
+    cmd->add_option("--min-tokens-per-s", p.min_tokens_per_s, "decode speed wanted per request [5.3, reading speed]");
+    cmd->add_option("--max-ttft", p.max_ttft_s, "longest wait for the first token, seconds [10]");
+    cmd->add_option("--max-nodes", p.max_nodes, "most machines a plan may span [16]");
+    cmd->add_option("--top", o.top, "rows of the table [15]");
+}
+
 } // namespace
 
 void add_plan_command(CLI::App& app) {
     auto opt  = std::make_shared<estimate_options>();
+    auto po   = std::make_shared<plan_cli_options>();
     auto* cmd = app.add_subcommand("plan", "Hardware that runs a model, with speed, cost and launch lines");
     add_estimate_options(cmd, *opt);
-    cmd->callback([opt] {
+    add_plan_options(cmd, *po);
+    cmd->callback([opt, po] {
         if (opt->task != "infer") fail("plan: --task train is not planned yet; use estimate");
-        const auto r = run_estimate(*opt);
-        // Every GPU, Apple SoC, machine and cloud instance with known memory, plus this machine.
-        auto cands       = builtin_hardware().candidates();
+        if (auto s = validate(po->plan); !s) fail(s.error());
+        std::optional<hardware_catalog> with_file;
+        if (!po->hardware_file.empty()) {
+            auto c = catalog_with_file(po->hardware_file);
+            if (!c) fail(c.error());
+            with_file = std::move(*c);
+        }
+        const hardware_catalog& catalog = with_file ? *with_file : builtin_hardware();
+        const auto r                    = run_estimate(*opt);
+        // Every GPU, Apple SoC, machine and cloud instance with known memory (or the ones named), plus
+        // this machine.
+        std::vector<const device_spec*> cands;
+        if (po->hardware.empty()) {
+            cands = catalog.candidates();
+        } else {
+            for (const auto& name : po->hardware) {
+                auto d = catalog.lookup(name);
+                if (!d) fail(d.error());
+                cands.push_back(*d);
+            }
+        }
         const auto local = to_device_spec(detect_local_hardware());
         cands.push_back(&local);
-        const auto p = make_plan(r.model, r.infer, cands);
+        const auto p = make_plan(r.model, r.infer, cands, po->plan);
         if (opt->json)
             print_json(plan_to_json(to_json(r), p));
         else
-            print_table(p);
+            print_table(p, po->top);
     });
 }
 

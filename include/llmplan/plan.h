@@ -20,17 +20,54 @@ inline constexpr double decode_efficiency_cpu = 0.5;
 /// Share of peak dense FLOP/s prefill reaches (same README: large GEMMs reach well below peak; the
 /// measured MAMF column is about 60-75% of the dense peak, and attention and small GEMMs lower it).
 inline constexpr double prefill_efficiency = 0.5;
+/// CPU rows without a FLOP/s figure: cores x clock x FP32 FLOPs a core makes per cycle. 32 = two
+/// 256-bit FMA pipes x 8 lanes x 2 (Intel Golden Cove, AMD Zen 4/5 with AVX-512 double-pumped); 3 GHz
+/// is a typical all-core clock under AVX load for the desktop and server parts of cpus.csv.
+inline constexpr double cpu_core_clock_hz        = 3.0e9;
+inline constexpr double cpu_core_flops_per_cycle = 32.0;
 /// Owned hardware: purchase price spread over 3 years of round-the-clock use (no power, no host).
 inline constexpr double amortization_hours = 3.0 * 8760.0;
+/// GPUs in one node: the usual HGX/DGX baseboard (8 x H100/H200/A100 SXM over NVLink); a plan that
+/// needs more spans nodes.
+inline constexpr unsigned gpus_per_node = 8;
+
+/// What the cost and the choice assume; every default has its source.
+struct plan_options {
+    /// US average residential retail price, EIA Electricity Monthly Update, April 2024: 16.88 cents
+    /// a kWh (data/hardware/SOURCES.md, "Electricity and PUE").
+    double electricity_usd_per_kwh = 0.1688;
+    /// Power usage effectiveness: a home has none (1.0, same page); a data centre averages 1.58
+    /// (Uptime Institute survey 2023).
+    double pue = 1.0;
+    /// Share of the hours the machine works: power is drawn and tokens are made that share of the
+    /// time; the purchase (or the rented hour) is paid all the time. 1 = round the clock, at TDP.
+    double utilization = 1.0;
+    /// Years an owned machine is used before it is replaced.
+    double life_years = 3.0;
+    /// Decode speed a user wants for each request. Default: reading speed, 238 words a minute
+    /// (Brysbaert 2019, meta-analysis of silent reading in English) x 1.33 tokens a word (OpenAI's
+    /// "a token is about 3/4 of a word") = 5.3 tokens/s.
+    double min_tokens_per_s = 238.0 / 60.0 * 4.0 / 3.0;
+    /// Longest wait for the first token: 10 s is the limit for keeping a user's attention on a
+    /// task (Nielsen, Usability Engineering, 1993, ch. 5 "response times").
+    double max_ttft_s = 10.0;
+    /// Most nodes of `gpus_per_node` a plan may span before it says "does not fit".
+    unsigned max_nodes = 16;
+};
 
 struct plan_candidate {
     std::string hardware;
-    std::string kind; ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
-    unsigned count              = 1;
+    std::string kind;    ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
+    unsigned count = 1;  ///< accelerators in all (GPU rows and GPU instances), else 1
+    unsigned nodes = 1;  ///< machines the plan spans (pipeline stages across nodes)
+    std::string runs_on; ///< "gpu" | "apple" | "cpu": where the model runs
     bool fits                   = false;
     std::int64_t headroom_bytes = 0; ///< device memory - per-device total (negative: short by)
     double decode_tokens_per_s  = 0;
     double prefill_tokens_per_s = 0;
+    double ttft_s               = 0;     ///< prefill of the prompt (all sequences), seconds
+    bool meets_speed            = false; ///< per-request decode and first-token wait as wanted
+    std::optional<double> power_w;       ///< TDP of what is counted (GPUs alone for GPU rows); cloud: none
     std::optional<double> cost_per_hour_usd;
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
@@ -41,16 +78,29 @@ struct plan_recommendation {
     std::string hardware;
     unsigned count = 1;
     std::vector<std::string> why;
+    std::size_t index = 0; ///< its place in plan_result::candidates
+};
+
+/// The article's question: does a CPU do, or is a GPU needed, and why.
+struct cpu_or_gpu_answer {
+    std::string choice; ///< "cpu" | "gpu"
+    std::vector<std::string> why;
 };
 
 struct plan_result {
     std::vector<plan_candidate> candidates; ///< fitting cheapest first, then the rest
     std::optional<plan_recommendation> recommendation;
+    std::optional<cpu_or_gpu_answer> cpu_or_gpu;
+    plan_options options;
 };
 
-/// Evaluate every candidate (GPU rows get the fewest of 1, 2, 4, 8 that fits) and sort them.
-plan_result make_plan(const model_desc& m, const inference_params& p,
-                      const std::vector<const device_spec*>& candidates);
+/// Evaluate every candidate and sort them. GPU rows get the fewest of 1, 2, 4, 8 that fits, then
+/// nodes of 8 (vLLM tensor x pipeline parallel; llama.cpp RPC layer split); GPU cloud instances
+/// get 1, 2, 4 ... instances up to options.max_nodes.
+plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
+                      const plan_options& options = {});
+/// The options' own errors (negative price, utilization outside (0, 1] ...), named by option.
+status validate(const plan_options& o);
 
 /// Bytes read from memory per decode step: weights (MoE: the routed experts' share scaled by
 /// n_expert_used / n_expert) plus the KV cache of `batch` sequences at `ctx` tokens.

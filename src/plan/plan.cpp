@@ -31,7 +31,9 @@ placement place(const device_spec& d) {
         pl.memory_bytes = d.host_memory_bytes;
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
-        pl.flops      = d.fp32_flops.value_or(0);
+        pl.flops      = d.fp32_flops ? *d.fp32_flops
+                             : d.cores    ? *d.cores * cpu_core_clock_hz * cpu_core_flops_per_cycle
+                                          : 0.0;
         pl.counts     = {1};
         pl.efficiency = decode_efficiency_cpu;
     };
@@ -103,7 +105,7 @@ std::string ollama_line(const std::string& gguf, const inference_params& p) {
 }
 
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
-                                                              unsigned count) {
+                                                              unsigned count, unsigned nodes) {
     std::vector<std::pair<std::string, std::string>> out;
     if (p.engine == engine_kind::llama_cpp) {
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
@@ -111,93 +113,250 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
                                     p.device == device_kind::cpu ? 0 : 99, p.batch);
         if (p.flash_attn) s += " -fa on";
         if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
+        if (count > 1 && p.device != device_kind::cpu) {
+            // Layer split (the default --split-mode), equal shares for equal GPUs.
+            std::string ts = "1";
+            for (unsigned i = 1; i < count / nodes; ++i)
+                ts += ",1";
+            s += fmt::format(" -sm layer -ts {}", ts);
+        }
+        if (nodes > 1) {
+            // llama.cpp spans machines through its RPC backend (tools/rpc): one rpc-server per other
+            // node, listed with --rpc; layers are split over local and remote devices.
+            std::string hosts;
+            for (unsigned i = 1; i < nodes; ++i)
+                hosts += fmt::format("{}node{}:50052", i > 1 ? "," : "", i);
+            s += " --rpc " + hosts;
+            out.emplace_back("llama.cpp rpc (on each other node)", "rpc-server -H 0.0.0.0 -p 50052");
+        }
         out.emplace_back("llama.cpp", std::move(s));
-        out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
+        if (nodes == 1) out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
     } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
-        out.emplace_back("vllm", fmt::format("vllm serve {} --tensor-parallel-size {} --max-model-len {} "
-                                             "--gpu-memory-utilization {} --max-num-seqs {}",
-                                             m.id, count, p.ctx, p.gpu_memory_utilization, p.batch));
+        const unsigned pp = std::max(1u, p.pipeline_parallel);
+        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
+        if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
+        s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
+                         p.gpu_memory_utilization, p.batch);
+        if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
+        if (pp > 1) {
+            // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving").
+            out.emplace_back("ray (first node, then each other node)",
+                             "ray start --head --port 6379; ray start --address node0:6379");
+            s += " --distributed-executor-backend ray";
+        }
+        out.emplace_back("vllm", std::move(s));
     }
     return out;
 }
 
+/// GPU counts to try, fewest first, with the nodes each spans.
+std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const placement& pl, unsigned max_nodes) {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (unsigned n : pl.counts)
+        out.emplace_back(n, 1);
+    if (pl.device == device_kind::cpu || pl.kind == "apple") return out;
+    if (d.kind == hardware_kind::gpu)
+        for (unsigned nodes = 2; nodes <= max_nodes; nodes *= 2)
+            out.emplace_back(gpus_per_node * nodes, nodes);
+    else if (d.kind == hardware_kind::cloud && d.gpu_count > 0)
+        for (unsigned nodes = 2; nodes <= max_nodes; nodes *= 2)
+            out.emplace_back(d.gpu_count * nodes, nodes);
+    return out;
+}
+
+/// Where a model that fits nowhere else runs: one layer split over nodes (llama.cpp RPC) or
+/// tensor parallel inside a node and pipeline stages across (vLLM; transformers cannot span nodes).
+inference_params for_nodes(inference_params p, unsigned count, unsigned nodes) {
+    p.gpus              = count;
+    p.pipeline_parallel = 1;
+    if (nodes > 1 && p.engine != engine_kind::llama_cpp) {
+        p.engine            = engine_kind::vllm;
+        p.pipeline_parallel = nodes;
+    }
+    return p;
+}
+
 plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d,
-                        std::uint64_t active_params) {
+                        std::uint64_t active_params, const plan_options& o) {
     const placement pl = place(d);
     plan_candidate c;
     c.hardware            = d.name;
     c.kind                = pl.kind;
+    c.runs_on             = pl.device == device_kind::cpu ? "cpu" : pl.device == device_kind::metal ? "apple" : "gpu";
     inference_params p    = base;
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
     if (p.device != device_kind::cuda && p.engine == engine_kind::vllm) p.engine = engine_kind::llama_cpp;
-    // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
-    const double usable = p.engine == engine_kind::vllm ? p.gpu_memory_utilization : 1.0;
 
     std::optional<inference_estimate> est;
-    std::int64_t need = 0;
-    for (unsigned n : pl.counts) {
-        p.gpus = p.device == device_kind::cpu ? 1 : std::max(1u, n);
-        auto e = estimate_inference(m, p);
+    std::int64_t need = 0, have = 0;
+    for (auto [n, nodes] : attempts(d, pl, o.max_nodes)) {
+        inference_params q = for_nodes(p, p.device == device_kind::cpu ? 1 : std::max(1u, n), nodes);
+        if (q.pipeline_parallel > m.n_layer) break;
+        auto e = estimate_inference(m, q);
         if (!e) {
+            if (est) break; // a larger split the engine cannot make: keep the last one
             c.reasons.push_back(fmt::format("cannot estimate: {}", e.error().what()));
             return c;
         }
         need = 0;
         for (const auto& dev : e->devices)
             need = std::max(need, dev.total_bytes());
+        // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
+        const double usable = q.engine == engine_kind::vllm ? q.gpu_memory_utilization : 1.0;
+        have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
         c.count = n;
+        c.nodes = nodes;
         est     = std::move(*e);
-        if (pl.memory_bytes && need <= static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes))) break;
+        p       = q;
+        if (pl.memory_bytes && need <= have) break;
     }
     if (pl.memory_bytes) {
-        const auto have  = static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes));
         c.fits           = need <= have;
         c.headroom_bytes = have - need;
         if (c.fits)
             c.reasons.push_back(fmt::format("fits with {} headroom", gib_str(static_cast<double>(c.headroom_bytes))));
         else
-            c.reasons.push_back(fmt::format("does not fit: needs {}, has {}", gib_str(static_cast<double>(need)),
-                                            gib_str(static_cast<double>(have))));
-        if (c.count > 1 && d.kind == hardware_kind::gpu) c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
+            c.reasons.push_back(fmt::format("does not fit: needs {}, has {}{}", gib_str(static_cast<double>(need)),
+                                            gib_str(static_cast<double>(have)),
+                                            c.nodes > 1 ? fmt::format(" even on {} nodes", c.nodes) : ""));
+        if (c.count > 1 && d.kind == hardware_kind::gpu && c.nodes == 1)
+            c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
+        if (c.nodes > 1)
+            c.reasons.push_back(fmt::format(
+                "needs {} nodes ({} GPUs): {}", c.nodes, c.count,
+                p.engine == engine_kind::vllm
+                    ? fmt::format("vLLM tensor parallel {} in a node x pipeline parallel {} across nodes{}",
+                                  c.count / c.nodes, c.nodes,
+                                  base.engine == engine_kind::transformers ? " (transformers cannot span nodes)" : "")
+                    : "llama.cpp layer split over RPC"));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
         c.reasons.push_back(
             fmt::format("memory not in the table: needs {} of RAM", gib_str(static_cast<double>(need))));
     }
 
-    // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits run in turn.
-    const unsigned parallel = p.engine == engine_kind::vllm ? c.count : 1;
+    // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline
+    // stages run in turn for one token.
+    const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
     const auto bytes        = decode_bytes_per_step(m, *est, p);
     if (pl.bandwidth)
         c.decode_tokens_per_s =
             decode_tokens_per_s(bytes, p.batch, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
     else
         c.reasons.push_back("memory bandwidth not in the table: no decode speed");
-    c.prefill_tokens_per_s = prefill_tokens_per_s(active_params, pl.flops, parallel);
+    c.prefill_tokens_per_s   = prefill_tokens_per_s(active_params, pl.flops, parallel);
+    const double prompt      = static_cast<double>(p.prompt ? p.prompt : p.ctx) * static_cast<double>(p.batch);
+    c.ttft_s                 = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
+    const double per_request = c.decode_tokens_per_s / static_cast<double>(p.batch);
+    // Unknown speed is not "fast enough"; an unknown prefill rate leaves the first-token wait unjudged.
+    c.meets_speed = c.decode_tokens_per_s > 0 && per_request >= o.min_tokens_per_s && c.ttft_s <= o.max_ttft_s;
+    if (c.prefill_tokens_per_s <= 0) c.reasons.push_back("compute rate not in the table: no prefill speed");
+    if (c.decode_tokens_per_s > 0 && per_request < o.min_tokens_per_s)
+        c.reasons.push_back(
+            fmt::format("slow: {:.1f} tokens/s per request, {:.1f} wanted", per_request, o.min_tokens_per_s));
+    if (c.ttft_s > o.max_ttft_s)
+        c.reasons.push_back(fmt::format("first token after {:.0f} s ({:.0f} prompt tokens), {:.0f} s wanted", c.ttft_s,
+                                        prompt, o.max_ttft_s));
 
+    // Cost: a rented hour, or the purchase spread over its life plus the power it draws.
     if (d.price_usd_per_hour) {
-        c.cost_per_hour_usd = *d.price_usd_per_hour;
+        c.cost_per_hour_usd = *d.price_usd_per_hour * c.nodes;
+        if (c.nodes > 1)
+            c.reasons.push_back(fmt::format("{} instances at ${:.2f}/h each", c.nodes, *d.price_usd_per_hour));
     } else if (d.price_usd) {
         const unsigned units = d.kind == hardware_kind::gpu ? c.count : 1;
-        c.cost_per_hour_usd  = *d.price_usd * units / amortization_hours;
+        const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
+        if (d.tdp_w) c.power_w = *d.tdp_w * units;
+        const double energy = c.power_w ? *c.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
+        c.cost_per_hour_usd = buy + energy;
         c.reasons.push_back(
-            fmt::format("cost: ${:.0f} purchase over 3 years of use, power not counted", *d.price_usd * units));
+            c.power_w
+                ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x PUE {:g} "
+                              "(${:.3f}/h){}",
+                              *d.price_usd * units, o.life_years, buy, *c.power_w, o.electricity_usd_per_kwh, o.pue,
+                              energy, d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
+                : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
+                              *d.price_usd * units, o.life_years));
     }
     if (c.cost_per_hour_usd && c.decode_tokens_per_s > 0)
-        c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0) * 1e6;
-    c.launch = launch_lines(m, p, c.count);
+        c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0 * o.utilization) * 1e6;
+    c.launch = launch_lines(m, p, c.count, c.nodes);
     return c;
+}
+
+/// The article's question, answered from the candidates: a CPU when one that fits is fast enough
+/// for each request (and answers the prompt in time), else a GPU, with the figures that decided it.
+std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& cands, const plan_options& o) {
+    const plan_candidate *cpu = nullptr, *cpu_fast = nullptr, *gpu = nullptr;
+    for (const auto& c : cands) {
+        if (!c.fits) continue;
+        if (c.runs_on == "cpu") {
+            if (!cpu || c.decode_tokens_per_s > cpu->decode_tokens_per_s) cpu = &c;
+            if (!cpu_fast && c.meets_speed) cpu_fast = &c;
+        } else if (!gpu && c.meets_speed) {
+            gpu = &c;
+        }
+    }
+    if (!cpu && !gpu) return std::nullopt;
+    auto cost = [](const plan_candidate* c) {
+        return c->cost_per_million_tokens_usd
+                   ? fmt::format("${:.3f} per million tokens", *c->cost_per_million_tokens_usd)
+                   : std::string("no price known");
+    };
+    cpu_or_gpu_answer a;
+    if (cpu_fast) {
+        a.choice = "cpu";
+        a.why.push_back(fmt::format("a CPU is enough: {} decodes {:.1f} tokens/s, {:.1f} wanted per request, and "
+                                    "answers the prompt in {:.1f} s",
+                                    cpu_fast->hardware, cpu_fast->decode_tokens_per_s, o.min_tokens_per_s,
+                                    cpu_fast->ttft_s));
+        if (gpu)
+            a.why.push_back(fmt::format("a GPU ({}) is faster, {:.0f} tokens/s, at {}; the CPU costs {}", gpu->hardware,
+                                        gpu->decode_tokens_per_s, cost(gpu), cost(cpu_fast)));
+        a.why.push_back("more concurrent requests or longer prompts would move the choice to a GPU: try --batch and "
+                        "--prompt");
+        return a;
+    }
+    a.choice = "gpu";
+    if (!cpu) {
+        a.why.push_back("no CPU machine in the list holds it in RAM");
+    } else {
+        for (const auto& r : cpu->reasons)
+            if (r.rfind("slow:", 0) == 0 || r.rfind("first token", 0) == 0)
+                a.why.push_back(fmt::format("on the fastest CPU that holds it ({}): {}", cpu->hardware, r));
+    }
+    if (gpu)
+        a.why.push_back(fmt::format("{} x {} decodes {:.0f} tokens/s and answers the prompt in {:.1f} s, at {}",
+                                    gpu->count, gpu->hardware, gpu->decode_tokens_per_s, gpu->ttft_s, cost(gpu)));
+    else
+        a.why.push_back("no candidate reaches the wanted speed; the fastest that fits is listed first among GPUs");
+    return a;
 }
 
 } // namespace
 
-plan_result make_plan(const model_desc& m, const inference_params& p,
-                      const std::vector<const device_spec*>& candidates) {
+status validate(const plan_options& o) {
+    auto bad = [](const char* opt, std::string msg) {
+        return make_error(error_code::invalid_params, std::move(msg), opt);
+    };
+    if (!(o.electricity_usd_per_kwh >= 0)) return bad("--electricity-price", "expected a price of 0 or more");
+    if (!(o.pue >= 1.0 && o.pue < 10.0)) return bad("--pue", "expected a PUE from 1 (no overhead) to 10");
+    if (!(o.utilization > 0 && o.utilization <= 1)) return bad("--utilization", "expected a share in (0, 1]");
+    if (!(o.life_years > 0 && o.life_years <= 50)) return bad("--life-years", "expected 0 to 50 years");
+    if (!(o.min_tokens_per_s >= 0)) return bad("--min-tokens-per-s", "expected 0 or more");
+    if (!(o.max_ttft_s > 0)) return bad("--max-ttft", "expected a positive number of seconds");
+    if (o.max_nodes == 0 || o.max_nodes > 1024) return bad("--max-nodes", "expected 1 to 1024");
+    return ok();
+}
+
+plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
+                      const plan_options& o) {
     plan_result r;
+    r.options         = o;
     const auto active = count_params(m).active;
     for (const device_spec* d : candidates)
-        if (d) r.candidates.push_back(evaluate(m, p, *d, active));
+        if (d) r.candidates.push_back(evaluate(m, p, *d, active, o));
     std::stable_sort(r.candidates.begin(), r.candidates.end(), [](const plan_candidate& a, const plan_candidate& b) {
         if (a.fits != b.fits) return a.fits;
         if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
@@ -207,14 +366,49 @@ plan_result make_plan(const model_desc& m, const inference_params& p,
             return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
         return a.decode_tokens_per_s > b.decode_tokens_per_s;
     });
-    if (!r.candidates.empty() && r.candidates.front().fits) {
-        const auto& c = r.candidates.front();
-        plan_recommendation rec{c.hardware, c.count, c.reasons};
-        if (c.cost_per_million_tokens_usd)
-            rec.why.push_back(fmt::format("cheapest that fits: ${:.3f} per million tokens at {:.0f} tokens/s",
-                                          *c.cost_per_million_tokens_usd, c.decode_tokens_per_s));
-        else
-            rec.why.push_back(fmt::format("fits; no price known; {:.0f} tokens/s", c.decode_tokens_per_s));
+    r.cpu_or_gpu = cpu_or_gpu(r.candidates, o);
+    // This machine when it already does the job; else, when a CPU is enough, the CPU that costs
+    // least per hour to have (at low traffic the hours, not the tokens, are what is paid for); else
+    // the cheapest per token that fits and is fast enough; else the cheapest that fits.
+    const plan_candidate* pick = nullptr;
+    std::string because;
+    for (const auto& c : r.candidates)
+        if (c.kind == "local" && c.fits && c.meets_speed) {
+            pick    = &c;
+            because = fmt::format("this machine already runs it at {:.0f} tokens/s: nothing to buy or rent",
+                                  c.decode_tokens_per_s);
+        }
+    if (!pick && r.cpu_or_gpu && r.cpu_or_gpu->choice == "cpu") {
+        for (const auto& c : r.candidates)
+            if (c.fits && c.meets_speed && c.runs_on == "cpu" && c.cost_per_hour_usd &&
+                (!pick || *c.cost_per_hour_usd < *pick->cost_per_hour_usd))
+                pick = &c;
+        if (pick)
+            because = fmt::format("a CPU is enough; the cheapest to keep: ${:.3f}/h, {:.0f} tokens/s",
+                                  *pick->cost_per_hour_usd, pick->decode_tokens_per_s);
+    }
+    if (!pick)
+        for (const auto& c : r.candidates)
+            if (c.fits && c.meets_speed) {
+                pick = &c;
+                because =
+                    c.cost_per_million_tokens_usd
+                        ? fmt::format("cheapest that fits and is fast enough: ${:.3f} per million tokens at {:.0f} "
+                                      "tokens/s",
+                                      *c.cost_per_million_tokens_usd, c.decode_tokens_per_s)
+                        : fmt::format("fits and is fast enough; no price known; {:.0f} tokens/s",
+                                      c.decode_tokens_per_s);
+                break;
+            }
+    if (!pick && !r.candidates.empty() && r.candidates.front().fits) {
+        pick    = &r.candidates.front();
+        because = fmt::format("nothing is as fast as wanted; the cheapest that fits: {:.0f} tokens/s",
+                              pick->decode_tokens_per_s);
+    }
+    if (pick) {
+        plan_recommendation rec{pick->hardware, pick->count, pick->reasons,
+                                static_cast<std::size_t>(pick - r.candidates.data())};
+        rec.why.push_back(std::move(because));
         r.recommendation = std::move(rec);
     }
     return r;

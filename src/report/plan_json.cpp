@@ -29,7 +29,13 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             {"cost_per_hour_usd",           or_null(c.cost_per_hour_usd)          },
             {"cost_per_million_tokens_usd", or_null(c.cost_per_million_tokens_usd)},
             {"reasons",                     c.reasons                             },
-            {"launch",                      launch                                }
+            {"launch",                      launch                                },
+ // extra fields (not in the contract)
+            {"nodes",                       c.nodes                               },
+            {"runs_on",                     c.runs_on                             },
+            {"ttft_s",                      c.ttft_s                              },
+            {"meets_speed",                 c.meets_speed                         },
+            {"power_w",                     or_null(c.power_w)                    },
         });
     }
     if (p.recommendation)
@@ -40,6 +46,23 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         };
     else
         j["recommendation"] = nullptr;
+    if (p.cpu_or_gpu)
+        j["cpu_or_gpu"] = {
+            {"choice", p.cpu_or_gpu->choice},
+            {"why",    p.cpu_or_gpu->why   }
+        };
+    else
+        j["cpu_or_gpu"] = nullptr;
+    const auto& o    = p.options;
+    j["assumptions"] = {
+        {"electricity_usd_per_kwh", o.electricity_usd_per_kwh},
+        {"pue",                     o.pue                    },
+        {"utilization",             o.utilization            },
+        {"life_years",              o.life_years             },
+        {"min_tokens_per_s",        o.min_tokens_per_s       },
+        {"max_ttft_s",              o.max_ttft_s             },
+        {"max_nodes",               o.max_nodes              },
+    };
     return j;
 }
 

@@ -30,8 +30,9 @@ TEST(Plan, SmallModelFitsOn24GBGpu) {
     EXPECT_GT(c.headroom_bytes, 15ll << 30);
     EXPECT_GT(c.decode_tokens_per_s, 0);
     EXPECT_GT(c.prefill_tokens_per_s, 0);
-    ASSERT_TRUE(c.cost_per_hour_usd.has_value()); // $1599 MSRP over 3 years
-    EXPECT_NEAR(*c.cost_per_hour_usd, 1599.0 / (3 * 8760), 1e-9);
+    ASSERT_TRUE(c.cost_per_hour_usd.has_value());
+    // $1599 MSRP over 3 years, plus its 450 W TDP at the EIA's 16.88 cents a kWh (gpus.csv).
+    EXPECT_NEAR(*c.cost_per_hour_usd, 1599.0 / (3 * 8760) + 0.450 * 0.1688, 1e-9);
 }
 
 TEST(Plan, SeventyBillionBf16NeedsSeveral80GBGpus) {
@@ -91,7 +92,10 @@ TEST(Plan, FittingFirstCheapestFirstAndRecommended) {
         EXPECT_FALSE(seen_unfit && c.fits) << c.hardware << " fits but comes after a candidate that does not";
     }
     ASSERT_TRUE(r.recommendation.has_value());
-    EXPECT_EQ(r.recommendation->hardware, r.candidates.front().hardware);
+    const auto& rec = r.candidates.at(r.recommendation->index);
+    EXPECT_EQ(r.recommendation->hardware, rec.hardware);
+    EXPECT_TRUE(rec.fits);
+    EXPECT_TRUE(rec.meets_speed);
     for (std::size_t i = 1; i < r.candidates.size() && r.candidates[i].fits; ++i) {
         const auto& a = r.candidates[i - 1].cost_per_million_tokens_usd;
         const auto& b = r.candidates[i].cost_per_million_tokens_usd;

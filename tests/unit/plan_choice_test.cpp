@@ -1,0 +1,145 @@
+// make_plan: power in the cost, plans across nodes, CPU or GPU, and what is recommended.
+#include "llmplan/load.h"
+#include "llmplan/plan.h"
+
+#include <gtest/gtest.h>
+
+namespace llmplan {
+namespace {
+
+const device_spec* row(std::string_view name) {
+    auto d = builtin_hardware().lookup(name);
+    EXPECT_TRUE(d.has_value()) << name;
+    return d ? *d : nullptr;
+}
+
+model_desc model(const char* id) {
+    auto m = load_model(id);
+    EXPECT_TRUE(m.has_value()) << id;
+    return *m;
+}
+
+inference_params params(engine_kind e, const char* weights, std::uint64_t prompt = 0) {
+    inference_params p;
+    p.engine  = e;
+    p.weights = *parse_weight_choice(weights);
+    p.prompt  = prompt;
+    return p;
+}
+
+TEST(plan_cost, owned_hardware_pays_purchase_and_power_at_the_stated_rates) {
+    plan_options o;
+    o.electricity_usd_per_kwh = 0.30;
+    o.pue                     = 1.58;
+    o.utilization             = 0.5;
+    o.life_years              = 5;
+    const auto r =
+        make_plan(model("Qwen/Qwen2.5-7B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m"), {row("RTX 4090")}, o);
+    const auto& c = r.candidates.front();
+    // gpus.csv: $1599 MSRP, 450 W. Purchase over 5 x 8760 h, power 0.45 kW x 0.5 x 1.58 x $0.30.
+    const double per_hour = 1599.0 / (5 * 8760) + 0.45 * 0.5 * 1.58 * 0.30;
+    ASSERT_TRUE(c.cost_per_hour_usd.has_value());
+    EXPECT_NEAR(*c.cost_per_hour_usd, per_hour, 1e-9);
+    ASSERT_TRUE(c.power_w.has_value());
+    EXPECT_EQ(*c.power_w, 450.0);
+    // Tokens are made half of the hours: $ per million = $/h / (tokens/s x 3600 x 0.5) x 1e6.
+    ASSERT_TRUE(c.cost_per_million_tokens_usd.has_value());
+    EXPECT_NEAR(*c.cost_per_million_tokens_usd, per_hour / (c.decode_tokens_per_s * 1800) * 1e6, 1e-9);
+}
+
+TEST(plan_cost, options_out_of_range_are_refused_by_name) {
+    plan_options o;
+    o.electricity_usd_per_kwh = -0.1;
+    auto s                    = validate(o);
+    ASSERT_FALSE(s.has_value());
+    EXPECT_NE(std::string(s.error().what()).find("--electricity-price"), std::string::npos);
+    o     = {};
+    o.pue = 0.9; // below 1 would mean the building gives power back
+    EXPECT_FALSE(validate(o).has_value());
+    o             = {};
+    o.utilization = 0;
+    EXPECT_FALSE(validate(o).has_value());
+    EXPECT_TRUE(validate(plan_options{}).has_value());
+}
+
+TEST(plan_nodes, llama_405b_bf16_spans_two_nodes_of_eight_h100) {
+    // 405.85e9 params x 2 bytes = 812 GB: 101 GB a GPU on one node of 8 (over vLLM's 0.9 x 80 GB =
+    // 72 GB), 51 GB a GPU on two nodes (TP 8 x PP 2).
+    const auto r =
+        make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::vllm, "bf16"), {row("H100 SXM 80GB")});
+    const auto& c = r.candidates.front();
+    EXPECT_TRUE(c.fits);
+    EXPECT_EQ(c.count, 16u);
+    EXPECT_EQ(c.nodes, 2u);
+    std::string vllm;
+    for (const auto& [engine, line] : c.launch)
+        if (engine == "vllm") vllm = line;
+    EXPECT_NE(vllm.find("--tensor-parallel-size 8 --pipeline-parallel-size 2"), std::string::npos) << vllm;
+}
+
+TEST(plan_nodes, transformers_cannot_span_nodes_so_the_plan_says_vllm) {
+    const auto r  = make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::transformers, "bf16"),
+                              {row("H100 SXM 80GB")});
+    const auto& c = r.candidates.front();
+    ASSERT_GT(c.nodes, 1u);
+    bool said = false;
+    for (const auto& why : c.reasons)
+        said = said || why.find("transformers cannot span nodes") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+TEST(plan_nodes, llama_cpp_spans_consumer_gpus_over_rpc) {
+    // Q4_K_M 405B is about 245 GB (llama-quantize recipe): more than 8 x 24 GB, less than 16 x 24.
+    const auto r =
+        make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "q4_k_m"), {row("RTX 4090")});
+    const auto& c = r.candidates.front();
+    EXPECT_TRUE(c.fits);
+    EXPECT_EQ(c.nodes, 2u);
+    std::string server;
+    for (const auto& [engine, line] : c.launch)
+        if (engine == "llama.cpp") server = line;
+    EXPECT_NE(server.find("--rpc node1:50052"), std::string::npos) << server;
+}
+
+TEST(plan_choice, small_model_few_users_runs_on_a_cpu) {
+    // 0.5B at Q4_K_M is about 0.4 GB: a desktop CPU's 83 GB/s decodes it far above reading speed,
+    // and a 500-token prompt is about 1 s of compute.
+    const auto r = make_plan(model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
+                             {row("Ryzen 9 7950X"), row("RTX 4090")});
+    ASSERT_TRUE(r.cpu_or_gpu.has_value());
+    EXPECT_EQ(r.cpu_or_gpu->choice, "cpu");
+    ASSERT_TRUE(r.recommendation.has_value());
+    EXPECT_EQ(r.recommendation->hardware, "Ryzen 9 7950X");
+}
+
+TEST(plan_choice, large_model_or_many_users_wants_a_gpu) {
+    // 70B in bf16 is 141 GB read per token: 83 GB/s x 0.5 gives 0.3 tokens/s on a desktop CPU.
+    auto big = make_plan(model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "bf16", 500),
+                         {row("Ryzen 9 7950X"), row("H100 SXM 80GB")});
+    ASSERT_TRUE(big.cpu_or_gpu.has_value());
+    EXPECT_EQ(big.cpu_or_gpu->choice, "gpu");
+    // 64 concurrent requests of a 7B model share the CPU's bandwidth: each gets well under 5.3/s.
+    auto p  = params(engine_kind::llama_cpp, "q4_k_m", 200);
+    p.batch = 64;
+    p.ctx   = 2048;
+    auto many =
+        make_plan(model("Qwen/Qwen2.5-7B-Instruct"), p, {row("Ryzen 9 7950X"), row("RTX 4090"), row("H100 SXM 80GB")});
+    ASSERT_TRUE(many.cpu_or_gpu.has_value());
+    EXPECT_EQ(many.cpu_or_gpu->choice, "gpu");
+}
+
+TEST(plan_choice, this_machine_is_recommended_when_it_already_does_the_job) {
+    device_spec local;
+    local.name                              = "this machine";
+    local.kind                              = hardware_kind::local;
+    local.host_memory_bytes                 = 64ull << 30;
+    local.host_memory_bandwidth_bytes_per_s = 80'000'000'000ull;
+    local.cores                             = 16;
+    const auto r = make_plan(model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
+                             {row("RTX 4090"), &local});
+    ASSERT_TRUE(r.recommendation.has_value());
+    EXPECT_EQ(r.recommendation->hardware, "this machine");
+}
+
+} // namespace
+} // namespace llmplan
