@@ -23,6 +23,23 @@ inline constexpr double prefill_efficiency = 0.5;
 /// Owned hardware: purchase price spread over 3 years of round-the-clock use (no power, no host).
 inline constexpr double amortization_hours = 3.0 * 8760.0;
 
+/// What a training plan adds to a candidate (make_train_plan, train_plan.h); empty for inference.
+struct train_figures {
+    double train_tokens_per_s     = 0; ///< all GPUs (all nodes) together
+    double step_seconds           = 0; ///< one optimizer step: one micro-batch on every GPU
+    std::uint64_t tokens_per_step = 0; ///< seq x micro-batch x GPUs
+    double run_hours              = 0; ///< the whole run of train_tokens
+    std::optional<double> run_cost_usd;
+    std::uint64_t train_tokens = 0;
+    unsigned nodes             = 1; ///< machines (cloud instances, or nodes of 8 GPUs)
+    unsigned gpus_per_node     = 1;
+    unsigned zero_stage        = 0;
+    bool offload_optimizer     = false;
+    bool grad_checkpointing    = false;
+    bool comm_bound            = false; ///< multi-node ZeRO-3 step set by the inter-node all-gathers
+    std::int64_t host_bytes    = 0;     ///< host RAM the offloaded optimizer needs (0: none)
+};
+
 struct plan_candidate {
     std::string hardware;
     std::string kind; ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
@@ -35,6 +52,7 @@ struct plan_candidate {
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
     std::vector<std::pair<std::string, std::string>> launch; ///< engine -> command line
+    std::optional<train_figures> training;                   ///< --task train only
 };
 
 struct plan_recommendation {
