@@ -374,9 +374,12 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
                             "cores at best, so the run takes {:.0f} h; a GPU is hundreds of times faster",
                             s.flops / 1e12, cpu_cores(d), t.run_hours));
         c.reasons.push_back(
-            fmt::format("step {:.2f} s for {} tokens ({} x {} x {} GPU{}) at {:.3g} TFLOP/s a device; {:.0f} "
+            fmt::format("step {:.2f} s for {} tokens ({} x {} x {} {}) at {:.3g} TFLOP/s a device; {:.0f} "
                         "training tokens/s",
-                        o.step_s, o.tokens_per_step, p.seq, p.micro_batch, o.cfg.gpus, o.cfg.gpus == 1 ? "" : "s",
+                        o.step_s, o.tokens_per_step, p.seq, p.micro_batch, o.cfg.gpus,
+                        pl.cpu            ? "CPU"
+                        : o.cfg.gpus == 1 ? "GPU"
+                                          : "GPUs",
                         s.flops / 1e12, o.tokens_per_s));
         if (t.comm_bound)
             c.reasons.push_back(fmt::format(
