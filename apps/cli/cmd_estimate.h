@@ -23,6 +23,7 @@ struct estimate_options {
                 lora_targets = "all-linear", offload = "off";
     std::uint64_t seq = 2048, micro_batch = 1;
     std::uint32_t lora_rank = 16, zero = 0;
+    std::string train_tokens; ///< plan --task train: tokens of the run ("100M", "2B", "5e8") [100M]
     bool json = false;
 };
 
@@ -40,5 +41,7 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o);
 /// Parse the options into the library's params and run the estimate; fails (exit 2) on bad input.
 resolved_estimate run_estimate(const estimate_options& o);
 nlohmann::json to_json(const resolved_estimate& r);
+/// --train-tokens: a count with an optional k/M/B/T suffix or an exponent; empty -> `fallback`.
+std::uint64_t parse_train_tokens(const std::string& v, std::uint64_t fallback);
 
 } // namespace llmplan::cli

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "llmplan/plan.h"
 #include "llmplan/report.h"
+#include "llmplan/train_plan.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -60,6 +61,48 @@ void print_table(const plan_result& p, std::size_t top) {
     }
 }
 
+/// 100000000 -> "100M", 2500000000 -> "2.5B".
+std::string token_count(std::uint64_t n) {
+    const auto x = static_cast<double>(n);
+    if (x >= 1e12) return fmt::format("{:g}T", x / 1e12);
+    if (x >= 1e9) return fmt::format("{:g}B", x / 1e9);
+    if (x >= 1e6) return fmt::format("{:g}M", x / 1e6);
+    if (x >= 1e3) return fmt::format("{:g}k", x / 1e3);
+    return std::to_string(n);
+}
+
+void print_train_table(const plan_result& p, std::uint64_t train_tokens, std::size_t top) {
+    std::printf("training on %s tokens (--train-tokens)\n\n", token_count(train_tokens).c_str());
+    std::printf("%-34s %-6s %4s %5s %4s %-4s %10s %9s %11s %9s %9s %10s\n", "hardware", "kind", "gpus", "nodes", "zero",
+                "fits", "headroom", "step s", "train tok/s", "run h", "$/h", "run $");
+    std::size_t shown = 0;
+    for (const auto& c : p.candidates) {
+        if (shown++ == top) break; // --json has all
+        const auto& t    = *c.training;
+        const bool timed = t.train_tokens_per_s > 0;
+        std::string zero = std::to_string(t.zero_stage) + (t.offload_optimizer ? "+o" : "");
+        std::printf("%-34.34s %-6s %4u %5u %4s %-4s %10s %9s %11s %9s %9s %10s\n", c.hardware.c_str(), c.kind.c_str(),
+                    c.count, t.nodes, zero.c_str(), c.fits ? "yes" : "no",
+                    fmt::format("{:.1f}GiB", static_cast<double>(c.headroom_bytes) / (1024.0 * 1024 * 1024)).c_str(),
+                    timed ? fmt::format("{:.2f}", t.step_seconds).c_str() : "-",
+                    timed ? fmt::format("{:.0f}", t.train_tokens_per_s).c_str() : "-",
+                    timed ? fmt::format("{:.1f}", t.run_hours).c_str() : "-", money(c.cost_per_hour_usd).c_str(),
+                    t.run_cost_usd ? fmt::format("{:.2f}", *t.run_cost_usd).c_str() : "-");
+    }
+    if (p.recommendation) {
+        const auto& rec = p.candidates[p.recommendation->index];
+        std::printf("\nrecommended: %u x %s\n", p.recommendation->count, p.recommendation->hardware.c_str());
+        for (const auto& w : p.recommendation->why)
+            std::printf("  - %s\n", w.c_str());
+        for (const auto& [name, line] : rec.launch)
+            if (name != "ds_config.json") std::printf("  %s: %s\n", name.c_str(), line.c_str());
+        for (const auto& [name, text] : rec.launch)
+            if (name == "ds_config.json") std::printf("\n  ds_config.json:\n%s\n", text.c_str());
+    } else {
+        std::printf("\nnothing in the catalog fits\n");
+    }
+}
+
 void add_plan_options(CLI::App* cmd, plan_cli_options& o) {
     auto& p = o.plan;
     cmd->add_option("--hardware", o.hardware,
@@ -86,8 +129,8 @@ void add_plan_command(CLI::App& app) {
     add_estimate_options(cmd, *opt);
     add_plan_options(cmd, *po);
     cmd->callback([opt, po] {
-        if (opt->task != "infer") fail("plan: --task train is not planned yet; use estimate");
         if (auto s = validate(po->plan); !s) fail(s.error());
+        const std::uint64_t train_tokens = parse_train_tokens(opt->train_tokens, default_train_tokens);
         std::optional<hardware_catalog> with_file;
         if (!po->hardware_file.empty()) {
             auto c = catalog_with_file(po->hardware_file);
@@ -110,6 +153,14 @@ void add_plan_command(CLI::App& app) {
         }
         const auto local = to_device_spec(detect_local_hardware());
         cands.push_back(&local);
+        if (r.training) {
+            const auto p = make_train_plan(r.model, r.train, cands, train_tokens, po->plan);
+            if (opt->json)
+                print_json(train_plan_to_json(to_json(r), p, train_tokens));
+            else
+                print_train_table(p, train_tokens, po->top);
+            return;
+        }
         const auto p = make_plan(r.model, r.infer, cands, po->plan);
         if (opt->json)
             print_json(plan_to_json(to_json(r), p));

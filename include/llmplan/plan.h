@@ -25,8 +25,6 @@ inline constexpr double prefill_efficiency = 0.5;
 /// is a typical all-core clock under AVX load for the desktop and server parts of cpus.csv.
 inline constexpr double cpu_core_clock_hz        = 3.0e9;
 inline constexpr double cpu_core_flops_per_cycle = 32.0;
-/// Owned hardware: purchase price spread over 3 years of round-the-clock use (no power, no host).
-inline constexpr double amortization_hours = 3.0 * 8760.0;
 /// GPUs in one node: the usual HGX/DGX baseboard (8 x H100/H200/A100 SXM over NVLink); a plan that
 /// needs more spans nodes.
 inline constexpr unsigned gpus_per_node = 8;
@@ -52,7 +50,24 @@ struct plan_options {
     /// task (Nielsen, Usability Engineering, 1993, ch. 5 "response times").
     double max_ttft_s = 10.0;
     /// Most nodes of `gpus_per_node` a plan may span before it says "does not fit".
-    unsigned max_nodes = 16;
+    unsigned max_nodes = 64;
+};
+
+/// What a training plan adds to a candidate (make_train_plan, train_plan.h); empty for inference.
+struct train_figures {
+    double train_tokens_per_s     = 0; ///< all GPUs (all nodes) together
+    double step_seconds           = 0; ///< one optimizer step: one micro-batch on every GPU
+    std::uint64_t tokens_per_step = 0; ///< seq x micro-batch x GPUs
+    double run_hours              = 0; ///< the whole run of train_tokens
+    std::optional<double> run_cost_usd;
+    std::uint64_t train_tokens = 0;
+    unsigned nodes             = 1; ///< machines (cloud instances, or nodes of 8 GPUs)
+    unsigned gpus_per_node     = 1;
+    unsigned zero_stage        = 0;
+    bool offload_optimizer     = false;
+    bool grad_checkpointing    = false;
+    bool comm_bound            = false; ///< multi-node ZeRO-3 step set by the inter-node all-gathers
+    std::int64_t host_bytes    = 0;     ///< host RAM the offloaded optimizer needs (0: none)
 };
 
 struct plan_candidate {
@@ -72,6 +87,7 @@ struct plan_candidate {
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
     std::vector<std::pair<std::string, std::string>> launch; ///< engine -> command line
+    std::optional<train_figures> training;                   ///< --task train only
 };
 
 struct plan_recommendation {
@@ -99,6 +115,16 @@ struct plan_result {
 /// get 1, 2, 4 ... instances up to options.max_nodes.
 plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
                       const plan_options& options = {});
+/// What having a candidate costs an hour: a rented instance's price x nodes; owned hardware's
+/// purchase over o.life_years plus its TDP x o.utilization x o.pue x o.electricity_usd_per_kwh.
+/// Empty when no price is known.
+struct hourly_cost_figures {
+    double usd_per_hour = 0;
+    std::optional<double> power_w; ///< TDP counted (GPU rows: the cards alone)
+    std::string reason;            ///< one line saying how it was made
+};
+std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
+                                               const plan_options& o);
 /// The options' own errors (negative price, utilization outside (0, 1] ...), named by option.
 status validate(const plan_options& o);
 

@@ -259,25 +259,10 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         c.reasons.push_back(fmt::format("first token after {:.0f} s ({:.0f} prompt tokens), {:.0f} s wanted", c.ttft_s,
                                         prompt, o.max_ttft_s));
 
-    // Cost: a rented hour, or the purchase spread over its life plus the power it draws.
-    if (d.price_usd_per_hour) {
-        c.cost_per_hour_usd = *d.price_usd_per_hour * c.nodes;
-        if (c.nodes > 1)
-            c.reasons.push_back(fmt::format("{} instances at ${:.2f}/h each", c.nodes, *d.price_usd_per_hour));
-    } else if (d.price_usd) {
-        const unsigned units = d.kind == hardware_kind::gpu ? c.count : 1;
-        const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
-        if (d.tdp_w) c.power_w = *d.tdp_w * units;
-        const double energy = c.power_w ? *c.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
-        c.cost_per_hour_usd = buy + energy;
-        c.reasons.push_back(
-            c.power_w
-                ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x PUE {:g} "
-                              "(${:.3f}/h){}",
-                              *d.price_usd * units, o.life_years, buy, *c.power_w, o.electricity_usd_per_kwh, o.pue,
-                              energy, d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
-                : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
-                              *d.price_usd * units, o.life_years));
+    if (auto cost = hourly_cost(d, c.count, c.nodes, o)) {
+        c.cost_per_hour_usd = cost->usd_per_hour;
+        c.power_w           = cost->power_w;
+        if (!cost->reason.empty()) c.reasons.push_back(std::move(cost->reason));
     }
     if (c.cost_per_hour_usd && c.decode_tokens_per_s > 0)
         c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0 * o.utilization) * 1e6;
@@ -335,6 +320,31 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
 }
 
 } // namespace
+
+std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
+                                               const plan_options& o) {
+    hourly_cost_figures f;
+    if (d.price_usd_per_hour) {
+        f.usd_per_hour = *d.price_usd_per_hour * nodes;
+        if (nodes > 1) f.reason = fmt::format("{} instances at ${:.2f}/h each", nodes, *d.price_usd_per_hour);
+        return f;
+    }
+    if (!d.price_usd) return std::nullopt;
+    // A GPU row is one card: the plan buys `count` of them; a machine row is bought once a node.
+    const unsigned units = d.kind == hardware_kind::gpu ? count : nodes;
+    const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
+    if (d.tdp_w) f.power_w = *d.tdp_w * units;
+    const double energy = f.power_w ? *f.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
+    f.usd_per_hour      = buy + energy;
+    f.reason = f.power_w ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x "
+                                       "PUE {:g} x utilization {:g} (${:.3f}/h){}",
+                                       *d.price_usd * units, o.life_years, buy, *f.power_w, o.electricity_usd_per_kwh,
+                                       o.pue, o.utilization, energy,
+                                       d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
+                         : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
+                                       *d.price_usd * units, o.life_years);
+    return f;
+}
 
 status validate(const plan_options& o) {
     auto bad = [](const char* opt, std::string msg) {

@@ -1,0 +1,462 @@
+// make_train_plan: for each candidate, search GPUs x ZeRO stage x gradient checkpointing (then nodes,
+// then optimizer offload) for the cheapest configuration whose estimate_training fits; add step
+// time, run time, cost and launch lines; sort and recommend. Constants and sources: train_plan.h.
+//
+// Placement mirrors plan.cpp's place() (which GPU counts a row may use, where its memory is) but
+// training needs more of each row (measured matmul FLOP/s, host RAM for offload, whether the row
+// can be one of several nodes), so it is kept here and plan.cpp is left alone.
+#include "llmplan/train_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+namespace llmplan {
+namespace {
+
+constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+
+std::string gib_str(double bytes) {
+    return fmt::format("{:.1f} GiB", bytes / gib);
+}
+
+bool is_cpu_row(const device_spec& d) {
+    return d.kind == hardware_kind::cpu ||
+           (d.kind != hardware_kind::gpu && d.kind != hardware_kind::apple && !d.has_accelerator());
+}
+
+/// How one candidate may train: its memory, the GPU counts to try, whether it can be a node of many.
+struct train_place {
+    std::string kind;
+    bool cpu   = false;
+    bool apple = false;                        ///< PyTorch MPS: no DeepSpeed, no NCCL
+    std::optional<std::uint64_t> memory_bytes; ///< per GPU; a CPU row: RAM
+    std::optional<std::uint64_t> host_bytes;   ///< host RAM, for an offloaded optimizer
+    double host_bandwidth = offload_host_bytes_per_s_default;
+    std::vector<unsigned> counts;    ///< GPUs per machine to try, fewest first
+    unsigned per_node       = 0;     ///< GPUs per node when several nodes may be used; 0: one machine only
+    bool counts_are_machine = false; ///< the count is the machine's own (cloud, laptop, local)
+    bool pcie_only          = false; ///< consumer cards: GPUs talk over PCIe, not NVLink
+};
+
+train_place place_for_training(const device_spec& d) {
+    train_place pl;
+    if (d.host_memory_bandwidth_bytes_per_s)
+        pl.host_bandwidth = static_cast<double>(*d.host_memory_bandwidth_bytes_per_s);
+    pl.host_bytes = d.host_memory_bytes;
+    if (is_cpu_row(d)) {
+        pl.kind         = d.kind == hardware_kind::cpu     ? "cpu"
+                          : d.kind == hardware_kind::cloud ? "cloud"
+                          : d.kind == hardware_kind::local ? "local"
+                                                           : "cpu";
+        pl.cpu          = true;
+        pl.memory_bytes = d.host_memory_bytes;
+        pl.counts       = {1};
+        return pl;
+    }
+    pl.memory_bytes = d.memory_bytes;
+    pl.apple        = d.unified_memory;
+    switch (d.kind) {
+    case hardware_kind::gpu:
+        pl.kind   = "gpu";
+        pl.counts = {1, 2, 4, 8};
+        // Datacenter boards come 8 to a node with NVLink and fast NICs; consumer cards do not.
+        if (d.form == "datacenter")
+            pl.per_node = gpus_per_node;
+        else
+            pl.pcie_only = true;
+        break;
+    case hardware_kind::apple:
+        pl.kind   = "apple";
+        pl.counts = {1};
+        break;
+    case hardware_kind::laptop:
+        pl.kind               = d.unified_memory ? "apple" : "gpu";
+        pl.counts             = {std::max(1u, d.gpu_count)};
+        pl.counts_are_machine = true;
+        break;
+    case hardware_kind::cloud:
+        pl.kind               = "cloud";
+        pl.counts             = {std::max(1u, d.gpu_count)};
+        pl.counts_are_machine = true;
+        // Instances of 8 GPUs are the ones built to be clustered (EFA / InfiniBand).
+        if (d.gpu_count >= gpus_per_node) pl.per_node = d.gpu_count;
+        break;
+    case hardware_kind::local:
+        pl.kind               = "local";
+        pl.counts             = {std::max(1u, d.gpu_count)};
+        pl.counts_are_machine = true;
+        break;
+    case hardware_kind::cpu:
+        break;
+    }
+    return pl;
+}
+
+double cpu_cores(const device_spec& d) {
+    if (d.cores) return *d.cores;
+    if (d.threads) return *d.threads / 2.0; // cloud vCPUs are hyper-threads: 2 per core
+    return 0;
+}
+
+struct config {
+    unsigned gpus = 1, nodes = 1, zero = 0;
+    bool ckpt = false, offload = false;
+};
+
+struct outcome {
+    config cfg;
+    training_estimate est;
+    std::int64_t need      = 0; ///< largest per-GPU total (CPU row: the process)
+    std::int64_t host_need = 0; ///< the offloaded optimizer in host RAM
+    bool fits              = false;
+    bool host_known        = true;
+    std::int64_t headroom  = 0;
+    double compute_s = 0, comm_s = 0, offload_s = 0, step_s = 0, tokens_per_s = 0;
+    std::uint64_t tokens_per_step = 0;
+    /// GPU-seconds per token: proportional to the cost per token on any one row.
+    [[nodiscard]] double gpu_seconds_per_token() const {
+        return tokens_per_s > 0 ? cfg.gpus / tokens_per_s : std::numeric_limits<double>::infinity();
+    }
+};
+
+struct row_search {
+    const model_desc& m;
+    const training_params& base;
+    const train_place& pl;
+    double flops = 0;
+    std::optional<error> failure;
+
+    std::optional<outcome> run(const config& c) {
+        training_params q    = base;
+        q.gpus               = c.gpus;
+        q.zero_stage         = c.zero;
+        q.grad_checkpointing = c.ckpt;
+        q.offload_optimizer  = c.offload;
+        auto e               = estimate_training(m, q);
+        if (!e) {
+            failure = e.error();
+            return std::nullopt;
+        }
+        outcome o;
+        o.cfg = c;
+        o.est = std::move(*e);
+        for (const auto& d : o.est.devices) {
+            if (d.kind == device_kind::cpu)
+                o.host_need = d.total_bytes();
+            else
+                o.need = std::max(o.need, d.total_bytes());
+        }
+        if (pl.memory_bytes) {
+            o.headroom = static_cast<std::int64_t>(*pl.memory_bytes) - o.need;
+            o.fits     = o.headroom >= 0;
+        } else {
+            // Not in the table. Inference plans assume the machine has enough; training needs many times
+            // the weights (a 405B full fine-tune: 6.5 TB), so an unknown memory is not counted as fitting.
+            o.headroom = -o.need;
+            o.fits     = false;
+        }
+        if (c.offload) {
+            o.host_known = pl.host_bytes.has_value();
+            if (pl.host_bytes && o.host_need > static_cast<std::int64_t>(*pl.host_bytes)) o.fits = false;
+        }
+
+        // ---- speed
+        const std::uint64_t per_device = base.seq * base.micro_batch;
+        o.tokens_per_step              = per_device * c.gpus;
+        o.compute_s                    = train_compute_seconds(o.est.flops_per_token, per_device, flops);
+        if (c.nodes > 1 || (pl.pcie_only && c.gpus > 1)) {
+            // Bytes through each GPU's link a step: ZeRO-3 gathers the 16-bit weights twice and
+            // reduce-scatters the gradients; DDP and ZeRO-1/2 all-reduce the gradients (2 passes).
+            const bool full          = base.method == train_method::full;
+            const double param_bytes = base.method == train_method::qlora        ? 0.5625 // NF4 + absmax
+                                       : base.precision == train_precision::fp32 ? 4.0
+                                                                                 : 2.0;
+            const double weights     = static_cast<double>(count_params(m).total) * param_bytes;
+            const double grads =
+                static_cast<double>(o.est.trainable_params) * (base.precision == train_precision::fp32 ? 4.0 : 2.0);
+            const double volume =
+                c.zero == 3 ? (full ? zero3_weight_passes_full : zero3_weight_passes_lora) * weights : 2.0 * grads;
+            if (c.nodes > 1)
+                o.comm_s = volume / (inter_node_bytes_per_s_per_gpu * inter_node_link_efficiency);
+            else // a ring over PCIe: (n-1)/n of the volume through each card's link
+                o.comm_s = volume * (c.gpus - 1) / c.gpus / (offload_pcie_bytes_per_s * inter_node_link_efficiency);
+        }
+        if (c.offload) {
+            const double P = static_cast<double>(o.est.trainable_params);
+            o.offload_s =
+                P * offload_adam_bytes_per_param / pl.host_bandwidth + P / c.gpus * 4.0 / offload_pcie_bytes_per_s;
+        }
+        if (o.compute_s > 0) {
+            o.step_s       = std::max(o.compute_s, o.comm_s) + o.offload_s;
+            o.tokens_per_s = static_cast<double>(o.tokens_per_step) / o.step_s;
+        }
+        return o;
+    }
+};
+
+/// a is cheaper per token than b (ties: keep b, the earlier: fewer GPUs, lower stage).
+bool cheaper(const outcome& a, const outcome& b) {
+    return a.gpu_seconds_per_token() < b.gpu_seconds_per_token() * (1.0 - 1e-9);
+}
+
+std::string config_words(const outcome& o) {
+    std::string s;
+    if (o.cfg.nodes > 1)
+        s = fmt::format("{} nodes x {} GPUs = {} GPUs", o.cfg.nodes, o.cfg.gpus / o.cfg.nodes, o.cfg.gpus);
+    else
+        s = fmt::format("{} GPU{}", o.cfg.gpus, o.cfg.gpus == 1 ? "" : "s");
+    if (o.cfg.gpus > 1 || o.cfg.zero > 0)
+        s += o.cfg.zero == 0 ? ", DDP (ZeRO-0)" : fmt::format(", ZeRO-{}", o.cfg.zero);
+    if (o.cfg.offload) s += ", optimizer offloaded to CPU";
+    if (o.cfg.ckpt) s += ", gradient checkpointing";
+    return s;
+}
+
+std::vector<std::pair<std::string, std::string>> train_launch(const train_place& pl, const outcome& o) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (pl.cpu) {
+        out.emplace_back("accelerate", "accelerate launch --cpu train.py");
+        return out;
+    }
+    if (pl.apple) {
+        out.emplace_back("accelerate",
+                         "accelerate launch train.py  # PyTorch MPS; DeepSpeed does not run on Apple GPUs");
+        return out;
+    }
+    const std::string& cfg = o.est.launch_config_json;
+    const std::string ds   = cfg.empty() ? "" : " --deepspeed ds_config.json";
+    const unsigned per     = o.cfg.gpus / o.cfg.nodes;
+    if (o.cfg.nodes > 1) {
+        out.emplace_back("torchrun", fmt::format("torchrun --nnodes={} --nproc_per_node={} --node_rank=$NODE_RANK "
+                                                 "--master_addr=$MASTER_ADDR --master_port=29500 train.py{}",
+                                                 o.cfg.nodes, per, ds));
+        out.emplace_back("deepspeed", fmt::format("deepspeed --hostfile hostfile --num_nodes {} --num_gpus {} "
+                                                  "--master_addr $MASTER_ADDR train.py{}",
+                                                  o.cfg.nodes, per, ds));
+        out.emplace_back("accelerate",
+                         fmt::format("accelerate launch --num_machines {} --num_processes {} --machine_rank $NODE_RANK "
+                                     "--main_process_ip $MASTER_ADDR --main_process_port 29500 --use_deepspeed "
+                                     "--deepspeed_config_file ds_config.json train.py",
+                                     o.cfg.nodes, o.cfg.gpus));
+    } else {
+        out.emplace_back("torchrun", fmt::format("torchrun --nproc_per_node={} train.py{}", per, ds));
+        if (!cfg.empty()) {
+            out.emplace_back("deepspeed", fmt::format("deepspeed --num_gpus {} train.py{}", per, ds));
+            out.emplace_back("accelerate", fmt::format("accelerate launch --num_processes {} --use_deepspeed "
+                                                       "--deepspeed_config_file ds_config.json train.py",
+                                                       per));
+        } else {
+            out.emplace_back("accelerate", fmt::format("accelerate launch --num_processes {} train.py", per));
+        }
+    }
+    if (!cfg.empty()) out.emplace_back("ds_config.json", cfg);
+    return out;
+}
+
+plan_candidate evaluate(const model_desc& m, const training_params& p, const device_spec& d, std::uint64_t train_tokens,
+                        const plan_options& cost) {
+    const train_place pl = place_for_training(d);
+    row_search s{m, p, pl, train_device_flops(d), std::nullopt};
+    plan_candidate c;
+    c.hardware = d.name;
+    c.kind     = pl.kind;
+
+    std::vector<bool> ckpts{p.grad_checkpointing};
+    if (!p.grad_checkpointing) ckpts.push_back(true); // turned on only when it is needed to fit
+    std::optional<outcome> best, closest;
+    auto consider = [&](const outcome& o) {
+        if (o.fits) {
+            if (!best || cheaper(o, *best)) best = o;
+        } else if (!closest || o.headroom > closest->headroom) {
+            closest = o;
+        }
+    };
+
+    // 1. one machine: GPU counts x ZeRO stages x checkpointing (x offload when asked for)
+    for (unsigned n : pl.counts) {
+        std::vector<unsigned> stages;
+        if (pl.cpu || pl.apple)
+            stages = {0};
+        else if (p.offload_optimizer)
+            stages = n == 1 ? std::vector<unsigned>{2} : std::vector<unsigned>{2, 3};
+        else
+            stages = n == 1 ? std::vector<unsigned>{0} : std::vector<unsigned>{1, 2, 3};
+        for (unsigned z : stages)
+            for (bool ck : ckpts) {
+                auto o = s.run({n, 1, z, ck, p.offload_optimizer && !pl.cpu && !pl.apple});
+                if (!o) break;
+                consider(*o);
+            }
+        if (s.failure) break;
+    }
+    // 2. several nodes with ZeRO-3, the fewest that fit
+    if (!best && !s.failure && pl.per_node > 0)
+        for (bool ck : ckpts)
+            for (unsigned nodes = 2; nodes <= cost.max_nodes; ++nodes) {
+                auto o = s.run({pl.per_node * nodes, nodes, 3, ck, p.offload_optimizer});
+                if (!o) break;
+                consider(*o);
+                if (o->fits) break;
+            }
+    // 3. last resort on one machine: the optimizer offloaded to host RAM (ZeRO-Offload)
+    if (!best && !s.failure && !p.offload_optimizer && !pl.cpu && !pl.apple)
+        for (unsigned n : pl.counts)
+            for (unsigned z : n == 1 ? std::vector<unsigned>{2} : std::vector<unsigned>{2, 3})
+                for (bool ck : ckpts)
+                    if (auto o = s.run({n, 1, z, ck, true})) consider(*o);
+
+    if (s.failure) {
+        c.reasons.push_back(fmt::format("cannot estimate: {}", s.failure->what()));
+        return c;
+    }
+    const outcome& o = best ? *best : *closest;
+    c.count          = o.cfg.gpus;
+    c.fits           = o.fits;
+    c.headroom_bytes = o.headroom;
+
+    train_figures t;
+    t.train_tokens       = train_tokens;
+    t.nodes              = o.cfg.nodes;
+    t.gpus_per_node      = o.cfg.gpus / o.cfg.nodes;
+    t.zero_stage         = o.cfg.zero;
+    t.offload_optimizer  = o.cfg.offload;
+    t.grad_checkpointing = o.cfg.ckpt;
+    t.host_bytes         = o.host_need;
+    t.tokens_per_step    = o.tokens_per_step;
+    t.step_seconds       = o.step_s;
+    t.train_tokens_per_s = o.tokens_per_s;
+    t.comm_bound         = o.comm_s > o.compute_s;
+    if (o.tokens_per_s > 0) t.run_hours = static_cast<double>(train_tokens) / o.tokens_per_s / 3600.0;
+
+    // ---- memory
+    const char* unit = pl.cpu ? "of RAM" : "per GPU";
+    if (!pl.memory_bytes)
+        c.reasons.push_back(fmt::format("memory not in the table, so not counted as fitting: needs {} {}",
+                                        gib_str(static_cast<double>(o.need)), unit));
+    else if (o.fits)
+        c.reasons.push_back(
+            fmt::format("fits with {} headroom {} (needs {} of {})", gib_str(static_cast<double>(o.headroom)), unit,
+                        gib_str(static_cast<double>(o.need)), gib_str(static_cast<double>(*pl.memory_bytes))));
+    else
+        c.reasons.push_back(fmt::format("does not fit: needs {} {}, has {} (closest: {})",
+                                        gib_str(static_cast<double>(o.need)), unit,
+                                        gib_str(static_cast<double>(*pl.memory_bytes)), config_words(o)));
+    if (!pl.cpu) c.reasons.push_back("plan: " + config_words(o));
+    if (o.cfg.nodes > 1 && o.fits)
+        c.reasons.push_back(fmt::format("one node of {} GPUs is not enough at any ZeRO stage: data parallel over {} "
+                                        "nodes with ZeRO-3 (weights, gradients and optimizer sharded over all {} GPUs)",
+                                        t.gpus_per_node, o.cfg.nodes, o.cfg.gpus));
+    else if (!o.fits && pl.per_node > 0)
+        c.reasons.push_back(
+            fmt::format("does not fit even on {} nodes of {} with ZeRO-3", cost.max_nodes, pl.per_node));
+    if (o.cfg.ckpt && !p.grad_checkpointing)
+        c.reasons.push_back("gradient checkpointing turned on to fit: one more forward pass, 8 instead of 6 FLOPs per "
+                            "parameter per token");
+    if (o.cfg.offload) {
+        c.reasons.push_back(fmt::format("optimizer offloaded to the CPU (ZeRO-Offload): needs {} of host RAM{}; adds "
+                                        "{:.2f} s a step for the CPU Adam step and PCIe transfers",
+                                        gib_str(static_cast<double>(o.host_need)),
+                                        o.host_known
+                                            ? fmt::format(" (has {})", gib_str(static_cast<double>(*pl.host_bytes)))
+                                            : std::string(", not in the table"),
+                                        o.offload_s));
+    }
+
+    // ---- speed
+    if (s.flops <= 0) {
+        c.reasons.push_back(pl.cpu ? "CPU cores not in the table: no speed" : "FLOP/s not in the table: no speed");
+    } else {
+        if (pl.cpu)
+            c.reasons.push_back(
+                fmt::format("training on a CPU is compute-bound: about {:.2f} TFLOP/s from {:.0f} "
+                            "cores at best, so the run takes {:.0f} h; a GPU is hundreds of times faster",
+                            s.flops / 1e12, cpu_cores(d), t.run_hours));
+        c.reasons.push_back(
+            fmt::format("step {:.2f} s for {} tokens ({} x {} x {} {}) at {:.3g} TFLOP/s a device; {:.0f} "
+                        "training tokens/s",
+                        o.step_s, o.tokens_per_step, p.seq, p.micro_batch, o.cfg.gpus,
+                        pl.cpu            ? "CPU"
+                        : o.cfg.gpus == 1 ? "GPU"
+                                          : "GPUs",
+                        s.flops / 1e12, o.tokens_per_s));
+        if (t.comm_bound)
+            c.reasons.push_back(fmt::format(
+                "communication-bound: {} takes {:.2f} s a step against {:.2f} s of compute ({} at {:.0f}%); a larger "
+                "--micro-batch or --seq hides it",
+                o.cfg.nodes > 1 ? "ZeRO-3's inter-node traffic" : "the GPUs' traffic over PCIe", o.comm_s, o.compute_s,
+                o.cfg.nodes > 1 ? "400 Gb/s per GPU" : "25 GB/s per card", inter_node_link_efficiency * 100));
+        c.reasons.push_back(fmt::format("{} tokens: {:.1f} h", train_tokens, t.run_hours));
+    }
+
+    // ---- cost: as the inference plan (hourly_cost), at full power while the run lasts
+    plan_options busy = cost;
+    busy.utilization  = 1.0;
+    if (auto h = hourly_cost(d, o.cfg.gpus, o.cfg.nodes, busy)) {
+        c.cost_per_hour_usd = h->usd_per_hour;
+        c.power_w           = h->power_w;
+        if (!h->reason.empty()) c.reasons.push_back(std::move(h->reason));
+    }
+    if (c.cost_per_hour_usd && o.tokens_per_s > 0) {
+        c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (o.tokens_per_s * 3600.0) * 1e6;
+        t.run_cost_usd                = *c.cost_per_hour_usd * t.run_hours;
+    }
+    if (o.fits && d.kind == hardware_kind::gpu && o.cfg.nodes == 1 && o.cfg.gpus < 8 && !pl.apple)
+        c.reasons.push_back("more GPUs of this type cut the time in proportion at about the same cost");
+    c.launch   = train_launch(pl, o);
+    c.training = t;
+    return c;
+}
+
+} // namespace
+
+double train_device_flops(const device_spec& d) {
+    if (is_cpu_row(d)) return train_mfu_of_dense_peak * cpu_cores(d) * cpu_core_clock_hz * cpu_core_flops_per_cycle;
+    if (d.measured_bf16_matmul_flops) return train_share_of_mamf * *d.measured_bf16_matmul_flops;
+    if (d.bf16_flops) return train_mfu_of_dense_peak * *d.bf16_flops;
+    if (d.fp16_flops) return train_mfu_of_dense_peak * *d.fp16_flops;
+    if (d.fp32_flops) return train_mfu_of_dense_peak * *d.fp32_flops;
+    return 0;
+}
+
+double train_compute_seconds(double flops_per_token, std::uint64_t tokens_per_device, double device_flops) {
+    if (device_flops <= 0) return 0;
+    return flops_per_token * static_cast<double>(tokens_per_device) / device_flops;
+}
+
+plan_result make_train_plan(const model_desc& m, const training_params& p,
+                            const std::vector<const device_spec*>& candidates, std::uint64_t train_tokens,
+                            const plan_options& cost) {
+    plan_result r;
+    r.options = cost;
+    for (const device_spec* d : candidates)
+        if (d) r.candidates.push_back(evaluate(m, p, *d, train_tokens, cost));
+    std::stable_sort(r.candidates.begin(), r.candidates.end(), [](const plan_candidate& a, const plan_candidate& b) {
+        if (a.fits != b.fits) return a.fits;
+        if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
+        const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
+        if (ac != bc) return ac;
+        if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
+            return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
+        const double ta = a.training ? a.training->train_tokens_per_s : 0;
+        const double tb = b.training ? b.training->train_tokens_per_s : 0;
+        return ta > tb;
+    });
+    if (!r.candidates.empty() && r.candidates.front().fits) {
+        const auto& c = r.candidates.front();
+        plan_recommendation rec{c.hardware, c.count, c.reasons};
+        const auto& t = *c.training;
+        if (c.cost_per_million_tokens_usd && t.run_cost_usd)
+            rec.why.push_back(
+                fmt::format("cheapest that fits: ${:.2f} per million training tokens; {} tokens in {:.1f} h "
+                            "for ${:.2f}",
+                            *c.cost_per_million_tokens_usd, t.train_tokens, t.run_hours, *t.run_cost_usd));
+        else
+            rec.why.push_back(fmt::format("fits; no price known; {} tokens in {:.1f} h", t.train_tokens, t.run_hours));
+        r.recommendation = std::move(rec);
+    }
+    return r;
+}
+
+} // namespace llmplan

@@ -1,0 +1,89 @@
+// `llmplan plan MODEL --task train --json`: the contract's plan document (../shared/cli-contract.md)
+// with the training fields; bad --train-tokens exits 2 with nothing on stdout.
+#include <array>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct run_result {
+    int status = -1;
+    std::string out;
+};
+
+run_result run(const std::string& args) {
+    run_result r;
+    std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>/dev/null";
+    FILE* f         = popen(cmd.c_str(), "r");
+    if (!f) return r;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), f))
+        r.out.append(buf.data(), n);
+    const int s = pclose(f);
+    r.status    = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+    return r;
+}
+
+TEST(cli_train_plan, json_has_the_contract_and_training_fields) {
+    const auto r = run("plan Qwen/Qwen2.5-0.5B --task train --method full --train-tokens 250M --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("estimate"));
+    EXPECT_TRUE(j["estimate"].contains("devices"));
+    EXPECT_EQ(j["train_tokens"], 250'000'000u);
+    ASSERT_TRUE(j["candidates"].is_array());
+    ASSERT_FALSE(j["candidates"].empty());
+    for (const auto& c : j["candidates"]) {
+        for (const char* k :
+             {"hardware", "kind", "count", "fits", "headroom_bytes", "decode_tokens_per_s", "prefill_tokens_per_s",
+              "cost_per_hour_usd", "cost_per_million_tokens_usd", "reasons", "launch", "train_tokens_per_s",
+              "step_seconds", "tokens_per_step", "run_hours", "run_cost_usd", "nodes", "zero_stage"})
+            EXPECT_TRUE(c.contains(k)) << k << " in " << c["hardware"];
+        EXPECT_TRUE(c["launch"].is_object());
+        for (const auto& [k, v] : c["launch"].items())
+            EXPECT_TRUE(v.is_string()) << k;
+    }
+    // Fitting first, cheapest per million training tokens first.
+    double last     = 0;
+    bool seen_unfit = false;
+    for (const auto& c : j["candidates"]) {
+        if (!c["fits"].get<bool>()) seen_unfit = true;
+        EXPECT_FALSE(seen_unfit && c["fits"].get<bool>());
+        if (c["fits"].get<bool>() && c["cost_per_million_tokens_usd"].is_number()) {
+            const double v = c["cost_per_million_tokens_usd"];
+            EXPECT_GE(v, last);
+            last = v;
+        }
+    }
+    const auto& first = j["candidates"][0];
+    ASSERT_TRUE(first["fits"].get<bool>());
+    ASSERT_TRUE(j["recommendation"].is_object());
+    for (const char* k : {"hardware", "count", "why"})
+        EXPECT_TRUE(j["recommendation"].contains(k)) << k;
+    EXPECT_EQ(j["recommendation"]["hardware"], first["hardware"]);
+    if (first["run_cost_usd"].is_number())
+        EXPECT_NEAR(first["run_cost_usd"].get<double>(),
+                    first["run_hours"].get<double>() * first["cost_per_hour_usd"].get<double>(), 1e-6);
+}
+
+TEST(cli_train_plan, bad_train_tokens_exit_2) {
+    for (const char* args : {"plan qwen2.5-0.5b --task train --train-tokens lots --json",
+                             "plan qwen2.5-0.5b --task train --train-tokens 0 --json",
+                             "plan qwen2.5-0.5b --task train --train-tokens -5M --json"}) {
+        const auto r = run(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
+}
+
+TEST(cli_train_plan, text_table_shows_step_time_and_run_cost) {
+    const auto r = run("plan Qwen/Qwen2.5-0.5B --task train");
+    ASSERT_EQ(r.status, 0);
+    for (const char* k : {"step s", "train tok/s", "run h", "run $", "recommended:", "torchrun"})
+        EXPECT_NE(r.out.find(k), std::string::npos) << k;
+}
+
+} // namespace
