@@ -4,6 +4,7 @@
 
 #include "llmplan/hardware.h"
 #include "llmplan/inference.h"
+#include "llmplan/speed.h" // decode and prefill speed (moved from here; callers keep compiling)
 
 #include <optional>
 #include <string>
@@ -12,14 +13,6 @@
 
 namespace llmplan {
 
-/// Share of peak memory bandwidth decode reaches: ../shared/hardware/README.md, "expect roughly
-/// 60-85% of peak memory bandwidth"; 0.6 (GPUs, Apple) takes the low end; CPUs 0.5 (lower still:
-/// llama.cpp CPU decode is often compute-bound on the dequantization).
-inline constexpr double decode_efficiency_gpu = 0.6;
-inline constexpr double decode_efficiency_cpu = 0.5;
-/// Share of peak dense FLOP/s prefill reaches (same README: large GEMMs reach well below peak; the
-/// measured MAMF column is about 60-75% of the dense peak, and attention and small GEMMs lower it).
-inline constexpr double prefill_efficiency = 0.5;
 /// Owned hardware: purchase price spread over 3 years of round-the-clock use (no power, no host).
 inline constexpr double amortization_hours = 3.0 * 8760.0;
 
@@ -51,15 +44,5 @@ struct plan_result {
 /// Evaluate every candidate (GPU rows get the fewest of 1, 2, 4, 8 that fits) and sort them.
 plan_result make_plan(const model_desc& m, const inference_params& p,
                       const std::vector<const device_spec*>& candidates);
-
-/// Bytes read from memory per decode step: weights (MoE: the routed experts' share scaled by
-/// n_expert_used / n_expert) plus the KV cache of `batch` sequences at `ctx` tokens.
-std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimate& e, const inference_params& p);
-
-/// Roofline decode tokens/s (all sequences of the batch) on `count` devices of `bandwidth`.
-double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, double bandwidth_bytes_per_s,
-                           double efficiency, unsigned parallel_devices);
-/// Compute-bound prefill tokens/s: efficiency x FLOP/s / (2 x active parameters).
-double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices);
 
 } // namespace llmplan

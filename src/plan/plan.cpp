@@ -168,10 +168,9 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
 
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits run in turn.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count : 1;
-    const auto bytes        = decode_bytes_per_step(m, *est, p);
-    if (pl.bandwidth)
+    if (pl.bandwidth) // engine-aware step time (include/llmplan/speed.h)
         c.decode_tokens_per_s =
-            decode_tokens_per_s(bytes, p.batch, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
+            decode_tokens_per_s(m, *est, p, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
     else
         c.reasons.push_back("memory bandwidth not in the table: no decode speed");
     c.prefill_tokens_per_s = prefill_tokens_per_s(active_params, pl.flops, parallel);
