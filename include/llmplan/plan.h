@@ -4,6 +4,7 @@
 
 #include "llmplan/hardware.h"
 #include "llmplan/inference.h"
+#include "llmplan/speed.h" // decode and prefill speed (moved from here; callers keep compiling)
 
 #include <optional>
 #include <string>
@@ -12,14 +13,6 @@
 
 namespace llmplan {
 
-/// Share of peak memory bandwidth decode reaches: ../shared/hardware/README.md, "expect roughly
-/// 60-85% of peak memory bandwidth"; 0.6 (GPUs, Apple) takes the low end; CPUs 0.5 (lower still:
-/// llama.cpp CPU decode is often compute-bound on the dequantization).
-inline constexpr double decode_efficiency_gpu = 0.6;
-inline constexpr double decode_efficiency_cpu = 0.5;
-/// Share of peak dense FLOP/s prefill reaches (same README: large GEMMs reach well below peak; the
-/// measured MAMF column is about 60-75% of the dense peak, and attention and small GEMMs lower it).
-inline constexpr double prefill_efficiency = 0.5;
 /// CPU rows without a FLOP/s figure: cores x clock x FP32 FLOPs a core makes per cycle. 32 = two
 /// 256-bit FMA pipes x 8 lanes x 2 (Intel Golden Cove, AMD Zen 4/5 with AVX-512 double-pumped); 3 GHz
 /// is a typical all-core clock under AVX load for the desktop and server parts of cpus.csv.
@@ -127,15 +120,5 @@ std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned co
                                                const plan_options& o);
 /// The options' own errors (negative price, utilization outside (0, 1] ...), named by option.
 status validate(const plan_options& o);
-
-/// Bytes read from memory per decode step: weights (MoE: the routed experts' share scaled by
-/// n_expert_used / n_expert) plus the KV cache of `batch` sequences at `ctx` tokens.
-std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimate& e, const inference_params& p);
-
-/// Roofline decode tokens/s (all sequences of the batch) on `count` devices of `bandwidth`.
-double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, double bandwidth_bytes_per_s,
-                           double efficiency, unsigned parallel_devices);
-/// Compute-bound prefill tokens/s: efficiency x FLOP/s / (2 x active parameters).
-double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices);
 
 } // namespace llmplan

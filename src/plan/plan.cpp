@@ -239,10 +239,9 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline
     // stages run in turn for one token.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
-    const auto bytes        = decode_bytes_per_step(m, *est, p);
-    if (pl.bandwidth)
+    if (pl.bandwidth) // engine-aware step time (include/llmplan/speed.h)
         c.decode_tokens_per_s =
-            decode_tokens_per_s(bytes, p.batch, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
+            decode_tokens_per_s(m, *est, p, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
     else
         c.reasons.push_back("memory bandwidth not in the table: no decode speed");
     c.prefill_tokens_per_s   = prefill_tokens_per_s(active_params, pl.flops, parallel);
@@ -297,8 +296,10 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
                                     cpu_fast->hardware, cpu_fast->decode_tokens_per_s, o.min_tokens_per_s,
                                     cpu_fast->ttft_s));
         if (gpu)
-            a.why.push_back(fmt::format("a GPU ({}) is faster, {:.0f} tokens/s, at {}; the CPU costs {}", gpu->hardware,
-                                        gpu->decode_tokens_per_s, cost(gpu), cost(cpu_fast)));
+            a.why.push_back(
+                fmt::format("a GPU ({}) {} {:.0f} tokens/s at {}; the CPU costs {}", gpu->hardware,
+                            gpu->decode_tokens_per_s > cpu_fast->decode_tokens_per_s ? "is faster:" : "gives",
+                            gpu->decode_tokens_per_s, cost(gpu), cost(cpu_fast)));
         a.why.push_back("more concurrent requests or longer prompts would move the choice to a GPU: try --batch and "
                         "--prompt");
         return a;
@@ -396,6 +397,13 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
         if (pick)
             because = fmt::format("a CPU is enough; the cheapest to keep: ${:.3f}/h, {:.0f} tokens/s",
                                   *pick->cost_per_hour_usd, pick->decode_tokens_per_s);
+        else
+            for (const auto& c : r.candidates)
+                if (c.fits && c.meets_speed && c.runs_on == "cpu") {
+                    pick    = &c;
+                    because = fmt::format("a CPU is enough: {:.0f} tokens/s; no price known", c.decode_tokens_per_s);
+                    break;
+                }
     }
     if (!pick)
         for (const auto& c : r.candidates)

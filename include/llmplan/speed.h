@@ -1,0 +1,100 @@
+// Speed: how long one decode step takes, per engine, and the tokens/s that follow.
+//
+// llama.cpp and vLLM: a bandwidth roofline (weights + KV cache read once per step). Hugging Face
+// transformers (eager `generate`, batch 1 on CUDA) is not bandwidth bound for most models: Python
+// dispatches every layer's kernels one after another, so a step costs a fixed host time per layer
+// unless the GPU work is longer. Its constants are fitted on tests/data/truth/qwen25_speed_benchmark.json
+// (Qwen2.5 0.5B-72B, BF16 / GPTQ-Int8 / GPTQ-Int4 / AWQ, A100 80GB, transformers 4.46 + flash-attn 2.5.8):
+// four parameters, least squares on log(predicted / measured) tokens/s over the 102 single-GPU cases,
+// Nelder-Mead, bench/speed_fit.py. Result, with llmplan's own byte counts: 102 of 102 within 25%,
+// median error 3.4%, p90 11.9%, worst 19.7% (bench/accuracy_speed.md, tests/unit/speed_accuracy_test.cpp).
+// A fifth parameter, a fixed host time per token (sampling, the generate loop), fitted to under 1 ms
+// and barely moved the errors (worst 20%), so it is left out.
+#pragma once
+
+#include "llmplan/hardware.h"
+#include "llmplan/inference.h"
+
+#include <cstdint>
+
+namespace llmplan {
+
+/// Share of peak memory bandwidth decode reaches: ../shared/hardware/README.md, "expect roughly
+/// 60-85% of peak memory bandwidth"; 0.6 (GPUs, Apple) takes the low end; CPUs 0.5 (lower still:
+/// llama.cpp CPU decode is often compute-bound on the dequantization).
+inline constexpr double decode_efficiency_gpu = 0.6;
+inline constexpr double decode_efficiency_cpu = 0.5;
+/// Share of peak dense FLOP/s prefill reaches (same README: large GEMMs reach well below peak; the
+/// measured MAMF column is about 60-75% of the dense peak, and attention and small GEMMs lower it).
+inline constexpr double prefill_efficiency = 0.5;
+
+// --- Hugging Face transformers, eager generate on CUDA ---------------------------------------------
+// Step time = max(host, GPU): kernels are launched asynchronously, so the host's dispatch and the
+// GPU's work overlap and the longer one sets the pace.
+//   host = n_layer x (transformers_layer_seconds [+ transformers_quant_layer_seconds])
+//   GPU  = 16-bit weight bytes / (decode_efficiency_gpu x bandwidth)
+//        + quantized weights (elements) / transformers_dequant_weights_per_s
+//        + attention bytes / (transformers_attention_efficiency x bandwidth)
+// All four constants fitted together on tests/data/truth/qwen25_speed_benchmark.json (see the top of
+// this file). Rounded fitted values; they hold for an A100 host and carry to other GPUs unscaled.
+
+/// Host time per decoder layer per step: Python module calls and kernel launches of one layer.
+/// Fitted: 0.863 ms (the batch-1 BF16 and GPTQ-Int4 rows at input 1 are all host bound: 0.81-0.90 ms
+/// a layer for 24 to 64 layers).
+inline constexpr double transformers_layer_seconds = 0.863e-3;
+/// Extra host time per layer when the linear modules dequantize in their own Python forward (AutoGPTQ
+/// 0.6 Int8 and AutoAWQ 0.2.6 GEMM modules; GPTQ-Int4 runs AutoGPTQ 0.7.1's ExLlama-v2 kernel and shows
+/// none). Applied to every quantized format but gptq-int4: only GPTQ and AWQ are measured.
+/// Fitted: 0.266 ms.
+inline constexpr double transformers_quant_layer_seconds = 0.266e-3;
+/// Quantized matrix-vector kernels at batch 1 are bound by the unpack-scale-multiply work per weight,
+/// not by the bytes (72B GPTQ-Int4: 41.5 GB read in 90 ms, 23% of the A100's bandwidth).
+/// Fitted: 9.76e11 weights/s (set by the GPU-bound 72B rows; the smaller models are host bound at
+/// short context, so this constant rests on few cases).
+inline constexpr double transformers_dequant_weights_per_s = 9.76e11;
+/// Decode attention (flash-attn with one query token) reads K and V once per query head, not per KV
+/// head, at a small share of the bandwidth: few thread blocks (one per head) stream the whole context.
+/// Fitted: 0.146 (per-query-head reads; the same fit with one read per KV head is worse: 97% within
+/// 25%, worst 34%).
+inline constexpr double transformers_attention_efficiency = 0.146;
+
+/// Where one decode step's time goes (seconds).
+struct decode_step_time {
+    double host_s      = 0; ///< host dispatch (transformers); 0 for engines modelled as GPU bound
+    double weights_s   = 0; ///< reading (and dequantizing) the weights
+    double attention_s = 0; ///< reading the KV cache
+    double seconds     = 0; ///< the step
+};
+
+/// Bytes of weights read per decode step (MoE: the routed experts' share scaled by n_expert_used /
+/// n_expert).
+std::uint64_t decode_weight_bytes_per_step(const model_desc& m, const inference_estimate& e);
+/// Bytes read from memory per decode step: weights plus the KV cache of `batch` sequences at `ctx` tokens.
+std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimate& e, const inference_params& p);
+
+/// One decode step of p.batch sequences with `context` tokens already cached, on `parallel_devices`
+/// devices of `bandwidth_bytes_per_s` each (tensor parallel: each reads 1/N). `efficiency` is the
+/// roofline share of bandwidth (decode_efficiency_gpu or _cpu). transformers on CUDA follows the model
+/// above; other engines and devices the roofline.
+decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                             double bandwidth_bytes_per_s, double efficiency, unsigned parallel_devices,
+                             std::uint64_t context);
+
+/// Decode tokens/s (all sequences of the batch) at the context p.ctx: what make_plan reports.
+double decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                           double bandwidth_bytes_per_s, double efficiency, unsigned parallel_devices);
+
+/// Roofline decode tokens/s (all sequences of the batch) on `count` devices of `bandwidth`.
+double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, double bandwidth_bytes_per_s,
+                           double efficiency, unsigned parallel_devices);
+/// Compute-bound prefill tokens/s: efficiency x FLOP/s / (2 x active parameters).
+double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices);
+
+/// Tokens/s of one generate call timed as a whole, the way benchmarks such as Qwen's speed tables do
+/// (output tokens / (prefill + decode) seconds): prefill of `prompt` tokens, then `output` decode steps
+/// taken at the average context prompt + output / 2. `d` gives bandwidth and FLOP/s (one device;
+/// layer splits run in turn). 0 when the row lacks bandwidth.
+double generation_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                               const device_spec& d, std::uint64_t prompt, std::uint64_t output);
+
+} // namespace llmplan
