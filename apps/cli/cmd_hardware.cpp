@@ -101,8 +101,8 @@ void run_local(const hardware_opts& o) {
                 {"via",                g.via                   }
             });
         json j = {
-            {"machine",        device_json(d)                                                                            },
-            {"os",             m.os                                                                                      },
+            {"machine",        device_json(d)                                 },
+            {"os",             m.os                                           },
             {"cpu",
              {{"model", m.cpu.model},
               {"sockets", m.cpu.sockets},
@@ -110,11 +110,14 @@ void run_local(const hardware_opts& o) {
               {"threads", m.cpu.threads},
               {"avx2", m.cpu.flags_known ? json(m.cpu.avx2) : json(nullptr)},
               {"avx512f", m.cpu.flags_known ? json(m.cpu.avx512f) : json(nullptr)},
-              {"amx", m.cpu.flags_known ? json(m.cpu.amx) : json(nullptr)}}                                              },
-            {"ram",            {{"total_bytes", opt(m.ram.total_bytes)}, {"available_bytes", opt(m.ram.available_bytes)}}},
-            {"gpus",           gpus                                                                                      },
-            {"unified_memory", m.unified_memory                                                                          },
-            {"missing",        m.missing                                                                                 },
+              {"amx", m.cpu.flags_known ? json(m.cpu.amx) : json(nullptr)}}   },
+            {"ram",
+             {{"total_bytes", opt(m.ram.total_bytes)},
+              {"available_bytes", opt(m.ram.available_bytes)},
+              {"measured_read_bytes_per_s", opt(m.measured_read_bytes_per_s)}}},
+            {"gpus",           gpus                                           },
+            {"unified_memory", m.unified_memory                               },
+            {"missing",        m.missing                                      },
         };
         print_json(j);
         return;
@@ -125,7 +128,8 @@ void run_local(const hardware_opts& o) {
                yes(d.amx));
     if (!d.cpu_link.empty())
         fmt::print("           catalog: {}, {} DRAM peak\n", d.cpu_link, gbs(d.host_memory_bandwidth_bytes_per_s));
-    fmt::print("  RAM      {} total, {} available\n", gib(m.ram.total_bytes), gib(m.ram.available_bytes));
+    fmt::print("  RAM      {} total, {} available; reads at {} (measured now)\n", gib(m.ram.total_bytes),
+               gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s));
     if (m.gpus.empty()) fmt::print("  GPU      none found (CPU only)\n");
     for (const auto& g : m.gpus)
         fmt::print("  GPU      {} ({} total, {} used; via {})\n", g.name, gib(g.memory_total_bytes),

@@ -17,6 +17,7 @@ struct plan_cli_options {
     plan_options plan;
     std::string hardware_file;
     std::vector<std::string> hardware; ///< only these rows (and this machine)
+    std::string from;                  ///< the model the user runs now (the article's 0.5B -> 7B)
     std::size_t top = 15;
 };
 
@@ -59,6 +60,49 @@ void print_table(const plan_result& p, std::size_t top) {
     } else {
         std::printf("\nnothing in the catalog fits\n");
     }
+}
+
+double gib(std::int64_t bytes) {
+    return static_cast<double>(bytes) / (1024.0 * 1024 * 1024);
+}
+
+std::int64_t kv_bytes(const std::vector<device_breakdown>& devices) {
+    std::int64_t t = 0;
+    for (const auto& d : devices)
+        t += static_cast<std::int64_t>(d.parts.kv_cache);
+    return t;
+}
+
+std::int64_t largest_device(const std::vector<device_breakdown>& devices) {
+    std::int64_t t = 0;
+    for (const auto& d : devices)
+        t = std::max(t, d.total_bytes());
+    return t;
+}
+
+/// The same workload with the model the user runs now, on this machine and the recommended one.
+struct comparison {
+    resolved_estimate from;
+    plan_result plan;
+};
+
+void print_comparison(const comparison& c, const resolved_estimate& to, const plan_result& to_plan) {
+    const auto& a = c.from.inference->devices;
+    const auto& b = to.inference->devices;
+    const auto ta = largest_device(a), tb = largest_device(b);
+    std::printf("\nfrom %s to %s (same workload):\n", c.from.model.id.c_str(), to.model.id.c_str());
+    std::printf("  memory of the largest device: %.2f GiB -> %.2f GiB (x%.1f); weights %.2f -> %.2f GiB, KV cache "
+                "%.2f -> %.2f GiB\n",
+                gib(ta), gib(tb), ta > 0 ? static_cast<double>(tb) / static_cast<double>(ta) : 0.0,
+                gib(static_cast<std::int64_t>(c.from.inference->weights.bytes)),
+                gib(static_cast<std::int64_t>(to.inference->weights.bytes)), gib(kv_bytes(a)), gib(kv_bytes(b)));
+    for (const auto& before : c.plan.candidates)
+        for (const auto& after : to_plan.candidates)
+            if (before.hardware == after.hardware)
+                std::printf("  %s: %s -> %s, decode %.1f -> %.1f tokens/s, first token %.1f -> %.1f s\n",
+                            after.hardware.c_str(), before.fits ? "fits" : "does not fit",
+                            after.fits ? "fits" : "does not fit", before.decode_tokens_per_s, after.decode_tokens_per_s,
+                            before.ttft_s, after.ttft_s);
 }
 
 /// 100000000 -> "100M", 2500000000 -> "2.5B".
@@ -118,6 +162,9 @@ void add_plan_options(CLI::App* cmd, plan_cli_options& o) {
     cmd->add_option("--max-ttft", p.max_ttft_s, "longest wait for the first token, seconds [10]");
     cmd->add_option("--max-nodes", p.max_nodes, "most machines a plan may span [16]");
     cmd->add_option("--top", o.top, "rows of the table [15]");
+    cmd->add_option("--from", o.from,
+                    "the model you run now: compare its memory and speed with MODEL on this machine and on the "
+                    "recommended one");
 }
 
 } // namespace
@@ -162,10 +209,26 @@ void add_plan_command(CLI::App& app) {
             return;
         }
         const auto p = make_plan(r.model, r.infer, cands, po->plan);
-        if (opt->json)
-            print_json(plan_to_json(to_json(r), p));
-        else
+        std::optional<comparison> cmp;
+        if (!po->from.empty()) {
+            estimate_options before = *opt;
+            before.model            = po->from;
+            auto from               = run_estimate(before);
+            std::vector<const device_spec*> where{&local};
+            if (p.recommendation)
+                for (const auto* d : cands)
+                    if (d != &local && d->name == p.recommendation->hardware) where.insert(where.begin(), d);
+            auto fp = make_plan(from.model, from.infer, where, po->plan);
+            cmp     = comparison{std::move(from), std::move(fp)};
+        }
+        if (opt->json) {
+            auto j = plan_to_json(to_json(r), p);
+            if (cmp) j["from"] = plan_to_json(to_json(cmp->from), cmp->plan);
+            print_json(j);
+        } else {
             print_table(p, po->top);
+            if (cmp) print_comparison(*cmp, r, p);
+        }
     });
 }
 

@@ -185,6 +185,8 @@ struct local_machine {
     std::vector<detected_gpu> gpus;
     bool unified_memory = false; ///< Apple silicon: GPUs share RAM
     std::string os;
+    /// Memory read bandwidth measured here (measure_memory_read_bandwidth), when asked for.
+    std::optional<std::uint64_t> measured_read_bytes_per_s;
     std::vector<std::string> missing; ///< what could not be read: "NVML not found", ...
 };
 
@@ -201,7 +203,14 @@ struct detect_options {
     bool use_nvml         = true;
     bool use_nvidia_smi   = true;
     bool use_rocm_smi     = true;
+    /// Measure RAM read bandwidth (about 0.2 s, 256 MiB): used when the CPU is not in the catalog.
+    bool measure_bandwidth = true;
 };
+
+/// Read `buffer_bytes` (far larger than the caches) with `threads` threads, `passes` times; the best
+/// pass in bytes a second. Empty when the buffer cannot be allocated or is too small to split.
+std::optional<std::uint64_t> measure_memory_read_bandwidth(std::uint64_t buffer_bytes, unsigned threads,
+                                                           unsigned passes = 3);
 
 /// Never fails: what cannot be read is listed in `missing`. No GPU is a normal answer.
 local_machine detect_local_hardware(const detect_options& opts = {});

@@ -276,6 +276,9 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
     for (const auto& c : cands) {
         if (!c.fits) continue;
         if (c.runs_on == "cpu") {
+            // A CPU row without a price cannot be weighed against a GPU (and the unpriced rows are the
+            // big server and Apple parts): the answer rests on CPUs one can price, and this machine.
+            if (!c.cost_per_hour_usd && c.kind != "local") continue;
             if (!cpu || c.decode_tokens_per_s > cpu->decode_tokens_per_s) cpu = &c;
             if (!cpu_fast && c.meets_speed) cpu_fast = &c;
         } else if (!gpu && c.meets_speed) {
@@ -397,13 +400,6 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
         if (pick)
             because = fmt::format("a CPU is enough; the cheapest to keep: ${:.3f}/h, {:.0f} tokens/s",
                                   *pick->cost_per_hour_usd, pick->decode_tokens_per_s);
-        else
-            for (const auto& c : r.candidates)
-                if (c.fits && c.meets_speed && c.runs_on == "cpu") {
-                    pick    = &c;
-                    because = fmt::format("a CPU is enough: {:.0f} tokens/s; no price known", c.decode_tokens_per_s);
-                    break;
-                }
     }
     if (!pick)
         for (const auto& c : r.candidates)

@@ -169,3 +169,32 @@ TEST(detect, real_machine_never_fails) {
 
 } // namespace
 } // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(detect, memory_probe_gives_a_physical_rate_or_nothing) {
+    // Any real memory reads between 100 MB/s (an old SD card is slower; no DRAM is) and 20 TB/s
+    // (above an HBM3e GPU's 8 TB/s): the probe measures, it does not make up a number.
+    const auto bw = measure_memory_read_bandwidth(64ull << 20, 2, 1);
+    ASSERT_TRUE(bw.has_value());
+    EXPECT_GT(*bw, 100'000'000ull);
+    EXPECT_LT(*bw, 20'000'000'000'000ull);
+    // Too small to give each thread 1024 words: refused, not divided by zero.
+    EXPECT_FALSE(measure_memory_read_bandwidth(1024, 4, 1).has_value());
+    EXPECT_FALSE(measure_memory_read_bandwidth(64ull << 20, 2, 0).has_value());
+}
+
+TEST(detect, measured_bandwidth_stands_in_when_the_cpu_is_unknown) {
+    local_machine m;
+    m.cpu.model                 = "Some CPU not in any table 9000";
+    m.cpu.cores                 = 4;
+    m.ram.total_bytes           = 16ull << 30;
+    m.measured_read_bytes_per_s = 20'000'000'000ull;
+    const auto d                = to_device_spec(m);
+    ASSERT_TRUE(d.host_memory_bandwidth_bytes_per_s.has_value());
+    EXPECT_EQ(*d.host_memory_bandwidth_bytes_per_s, 20'000'000'000ull);
+}
+
+} // namespace
+} // namespace llmplan
