@@ -140,8 +140,8 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
         if (pp > 1) {
             // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving").
-            out.emplace_back("ray (first node, then each other node)",
-                             "ray start --head --port 6379; ray start --address node0:6379");
+            out.emplace_back("ray (node0)", "ray start --head --port 6379");
+            out.emplace_back("ray (each other node)", "ray start --address node0:6379");
             s += " --distributed-executor-backend ray";
         }
         out.emplace_back("vllm", std::move(s));
