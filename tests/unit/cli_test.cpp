@@ -56,11 +56,34 @@ TEST(cli, estimate_json_parts_add_up) {
 TEST(cli, bad_input_exits_2_with_nothing_on_stdout) {
     for (const char* args : {"estimate nosuch-model --json", "estimate qwen2.5-7b --ctx 0 --json",
                              "estimate qwen2.5-7b --weights q9_z --json", "estimate qwen2.5-7b --bogus",
-                             "inspect /nonexistent/config.json --json"}) {
+                             "inspect /nonexistent/config.json --json", "plan qwen2.5-7b --hardware rtx9999 --json",
+                             "plan qwen2.5-7b --electricity-price -1 --json", "plan qwen2.5-7b --utilization 0 --json",
+                             "plan qwen2.5-7b --from nosuch-model --json",
+                             "estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json"}) {
         const auto r = run(args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_TRUE(r.out.empty()) << args;
     }
+}
+
+TEST(cli, plan_json_has_the_contract_fields_and_the_comparison) {
+    const auto r = run("plan Qwen/Qwen2.5-7B-Instruct --from Qwen/Qwen2.5-0.5B-Instruct --weights q4_k_m --hardware "
+                       "rtx4090,\"Ryzen 9 7950X\" --prompt 500 --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["candidates"].size(), 3u); // the two named rows and this machine
+    for (const auto& c : j["candidates"])
+        for (const char* k :
+             {"hardware", "kind", "count", "fits", "headroom_bytes", "decode_tokens_per_s", "prefill_tokens_per_s",
+              "cost_per_hour_usd", "cost_per_million_tokens_usd", "reasons", "launch"})
+            EXPECT_TRUE(c.contains(k)) << k;
+    for (const char* k : {"hardware", "count", "why"})
+        EXPECT_TRUE(j["recommendation"].contains(k)) << k;
+    EXPECT_TRUE(j["cpu_or_gpu"]["choice"] == "cpu" || j["cpu_or_gpu"]["choice"] == "gpu");
+    // --from: the 0.5B on the recommended row and this machine, with its own (smaller) estimate.
+    ASSERT_TRUE(j.contains("from"));
+    EXPECT_EQ(j["from"]["estimate"]["model"]["id"], "Qwen/Qwen2.5-0.5B-Instruct");
+    EXPECT_LT(j["from"]["estimate"]["devices"][0]["total_bytes"], j["estimate"]["devices"][0]["total_bytes"]);
 }
 
 } // namespace
