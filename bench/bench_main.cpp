@@ -3,7 +3,9 @@
 #include "llmplan/gguf.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
+#include "llmplan/plan.h"
 #include "llmplan/safetensors.h"
+#include "llmplan/train_plan.h"
 
 #include <benchmark/benchmark.h>
 #include <filesystem>
@@ -103,6 +105,32 @@ void estimate_catalog_sweep(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(n));
 }
 BENCHMARK(estimate_catalog_sweep)->Unit(benchmark::kMillisecond);
+
+// One inference plan over every catalog candidate (what `llmplan plan` computes), Qwen2.5-7B Q4_K_M.
+void plan_catalog(benchmark::State& state) {
+    const auto m = *load_model("Qwen/Qwen2.5-7B-Instruct");
+    inference_params p;
+    p.engine          = engine_kind::llama_cpp;
+    p.weights         = *parse_weight_choice("q4_k_m");
+    p.ctx             = 8192;
+    const auto& cands = builtin_hardware().candidates();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(make_plan(m, p, cands));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
+}
+BENCHMARK(plan_catalog)->Unit(benchmark::kMillisecond);
+
+// One training plan over every candidate: the GPU x ZeRO x checkpointing x nodes search, Llama-3.1-8B full.
+void train_plan_catalog(benchmark::State& state) {
+    const auto m = *load_model("meta-llama/Llama-3.1-8B");
+    training_params p;
+    p.method          = train_method::full;
+    const auto& cands = builtin_hardware().candidates();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(make_train_plan(m, p, cands));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
+}
+BENCHMARK(train_plan_catalog)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
