@@ -110,7 +110,10 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
     if (p.engine == engine_kind::llama_cpp) {
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
         std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
-                                    p.device == device_kind::cpu ? 0 : 99, p.batch);
+                                    p.device == device_kind::cpu ? 0
+                                    : p.gpu_layers >= 0          ? p.gpu_layers
+                                                                 : 99,
+                                    p.batch);
         if (p.flash_attn) s += " -fa on";
         if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
         if (count > 1 && p.device != device_kind::cpu) {
@@ -176,6 +179,66 @@ inference_params for_nodes(inference_params p, unsigned count, unsigned nodes) {
     return p;
 }
 
+/// What must fit the placement's memory: the accelerators' largest device on a GPU (the host side
+/// of a llama.cpp GPU run is checked against RAM separately), the whole CPU device on a CPU.
+std::int64_t device_need(const inference_estimate& e, device_kind placed) {
+    std::int64_t need = 0;
+    for (const auto& dev : e.devices)
+        if (placed == device_kind::cpu || dev.kind != device_kind::cpu) need = std::max(need, dev.total_bytes());
+    if (need == 0)
+        for (const auto& dev : e.devices)
+            need = std::max(need, dev.total_bytes());
+    return need;
+}
+
+std::int64_t host_need(const inference_estimate& e) {
+    std::int64_t host = 0;
+    for (const auto& dev : e.devices)
+        if (dev.kind == device_kind::cpu) host += dev.total_bytes();
+    return host;
+}
+
+struct offload_fit {
+    inference_params params;
+    inference_estimate estimate;
+};
+
+/// The most layers (-ngl) whose GPU side fits `have` bytes: memory grows with the layers on the GPU,
+/// so a binary search over 0..n_layer-1 finds it. Empty when not even the GPU's fixed part fits.
+std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, std::int64_t have) {
+    std::optional<offload_fit> best;
+    std::int64_t lo = 0, hi = static_cast<std::int64_t>(m.n_layer) - 1;
+    while (lo <= hi) {
+        const std::int64_t mid = (lo + hi) / 2;
+        p.gpu_layers           = mid;
+        auto e                 = estimate_inference(m, p);
+        if (e && device_need(*e, p.device) <= have) {
+            best = offload_fit{p, std::move(*e)};
+            lo   = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
+}
+
+/// Decode with offloaded layers: the GPU's bytes at its bandwidth, then the host's at its own
+/// (decode_efficiency_gpu / _cpu of each); the CPU-resident input embedding reads one row a token.
+double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
+                                   double host_bw) {
+    double gpu_s = 0, host_s = 0;
+    for (const auto& dev : e.devices) {
+        if (dev.kind == device_kind::cpu) {
+            const double w = static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes);
+            host_s += (std::max(0.0, w) + static_cast<double>(dev.parts.kv_cache)) / (decode_efficiency_cpu * host_bw);
+        } else {
+            gpu_s += static_cast<double>(dev.parts.weights + dev.parts.kv_cache) / (decode_efficiency_gpu * gpu_bw);
+        }
+    }
+    const double step = gpu_s + host_s;
+    return step > 0 ? static_cast<double>(p.batch) / step : 0;
+}
+
 plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d,
                         std::uint64_t active_params, const plan_options& o) {
     const placement pl = place(d);
@@ -199,9 +262,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
             c.reasons.push_back(fmt::format("cannot estimate: {}", e.error().what()));
             return c;
         }
-        need = 0;
-        for (const auto& dev : e->devices)
-            need = std::max(need, dev.total_bytes());
+        need = device_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
         const double usable = q.engine == engine_kind::vllm ? q.gpu_memory_utilization : 1.0;
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
@@ -210,6 +271,27 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         est     = std::move(*e);
         p       = q;
         if (pl.memory_bytes && need <= have) break;
+    }
+    // llama.cpp on one GPU that is too small: keep as many layers on it as fit, the rest in the
+    // machine's RAM (-ngl N). Only where the machine is known (a laptop, an instance, this machine);
+    // unified memory has nothing to offload to.
+    std::optional<offload_fit> off;
+    if (est && pl.memory_bytes && need > have && p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
+        c.nodes == 1 && d.kind != hardware_kind::gpu && !d.unified_memory) {
+        off = fit_offload(m, p, have);
+        if (off) {
+            p                       = off->params;
+            est                     = off->estimate;
+            need                    = device_need(*est, p.device);
+            const std::int64_t host = host_need(*est);
+            c.reasons.push_back(fmt::format("offload: {} of {} layers on the GPU (-ngl {}), the rest in RAM ({} there)",
+                                            p.gpu_layers, m.n_layer, p.gpu_layers, gib_str(static_cast<double>(host))));
+            if (d.host_memory_bytes && host > static_cast<std::int64_t>(*d.host_memory_bytes)) {
+                c.reasons.push_back(fmt::format("the RAM ({}) cannot hold the rest",
+                                                gib_str(static_cast<double>(*d.host_memory_bytes))));
+                need = have + (host - static_cast<std::int64_t>(*d.host_memory_bytes)); // short by that much
+            }
+        }
     }
     if (pl.memory_bytes) {
         c.fits           = need <= have;
@@ -239,10 +321,18 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline
     // stages run in turn for one token.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
-    if (pl.bandwidth) // engine-aware step time (include/llmplan/speed.h)
+    if (off && pl.bandwidth) {
+        // Layers run in turn: the GPU's share at its bandwidth, then the RAM's share at the host's.
+        const auto host_bw = d.host_memory_bandwidth_bytes_per_s;
+        if (host_bw)
+            c.decode_tokens_per_s =
+                offload_decode_tokens_per_s(*est, p, static_cast<double>(*pl.bandwidth), static_cast<double>(*host_bw));
+        else
+            c.reasons.push_back("host memory bandwidth not in the table: no decode speed with offload");
+    } else if (pl.bandwidth) { // engine-aware step time (include/llmplan/speed.h)
         c.decode_tokens_per_s =
             decode_tokens_per_s(m, *est, p, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
-    else
+    } else
         c.reasons.push_back("memory bandwidth not in the table: no decode speed");
     c.prefill_tokens_per_s   = prefill_tokens_per_s(active_params, pl.flops, parallel);
     const double prompt      = static_cast<double>(p.prompt ? p.prompt : p.ctx) * static_cast<double>(p.batch);
