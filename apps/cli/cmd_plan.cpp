@@ -177,6 +177,7 @@ void add_plan_command(CLI::App& app) {
     add_plan_options(cmd, *po);
     cmd->callback([opt, po] {
         if (auto s = validate(po->plan); !s) fail(s.error());
+        if (!po->from.empty() && opt->task == "train") fail("--from: compares inference plans; drop --task train");
         const std::uint64_t train_tokens = parse_train_tokens(opt->train_tokens, default_train_tokens);
         std::optional<hardware_catalog> with_file;
         if (!po->hardware_file.empty()) {

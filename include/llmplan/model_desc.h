@@ -180,6 +180,7 @@ struct model_desc {
     std::uint64_t file_bytes = 0;          ///< bytes on disk of every file read (0 when unknown)
     dtype gguf_ftype_main    = dtype::f16; ///< the GGUF's dominant matrix type when read from GGUF
     bool from_gguf           = false;
+    std::string gguf_path; ///< the GGUF file as the user named it (launch lines load it), when read from one
     /// The weights' storage type as a user names it: a GGUF's llama-quantize file type ("q4_k_m",
     /// from general.file_type, else the dominant matrix type); empty: the checkpoint's torch_dtype.
     std::string weights_type;

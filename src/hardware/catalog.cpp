@@ -59,6 +59,25 @@ std::optional<table_kind> table_from_header(const detail::csv_table& t) {
     return std::nullopt;
 }
 
+/// Every column some table format reads: the union of the shipped tables' headers, plus `kind`.
+/// A user's file with any other column has a typo (e.g. "memory_gb" for "memory"), and its figures
+/// would be silently dropped: refused instead, naming the column.
+const std::vector<std::string>& known_columns() {
+    static const std::vector<std::string> cols = [] {
+        std::vector<std::string> c{"kind"};
+        for (const auto& f : detail::embedded_files()) {
+            const std::string_view path = f.path;
+            if (path.rfind("hardware/", 0) != 0 || path.size() < 4 || path.substr(path.size() - 4) != ".csv") continue;
+            auto t = detail::parse_csv(f.text(), path);
+            if (!t) continue;
+            for (const auto& h : t->header)
+                if (std::find(c.begin(), c.end(), h) == c.end()) c.push_back(h);
+        }
+        return c;
+    }();
+    return cols;
+}
+
 bool is_accelerator_row(table_kind k) {
     return k == table_kind::gpus || k == table_kind::cpus;
 }
@@ -71,6 +90,15 @@ result<std::vector<device_spec>> parse_hardware_csv(std::string_view text, std::
     if (!parsed) return unexpected{parsed.error()};
     const auto& t = *parsed;
 
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+        const auto& known = known_columns();
+        if (std::find(known.begin(), known.end(), t.header[i]) == known.end())
+            return make_error(error_code::bad_device_file,
+                              fmt::format("unknown column '{}' (column {}); expected the columns of gpus.csv, "
+                                          "cpus.csv, laptops.csv or cloud_instances.csv (data/hardware/SOURCES.md)",
+                                          t.header[i], i + 1),
+                              fmt::format("{}:1", file));
+    }
     std::optional<table_kind> whole = table.empty() ? table_from_header(t) : table_from_name(table);
     if (!whole)
         return make_error(error_code::bad_device_file,

@@ -75,6 +75,7 @@ result<model_desc> load_gguf(const fs::path& p) {
     if (!g) return g.error();
     auto m = model_from_gguf(*g, p.string());
     if (!m) return m;
+    m->gguf_path = p.string();
     // A vocab-only GGUF (tokenizer tests) has the architecture's numbers but no tensors: size the
     // weights from the architecture as for a config-only model.
     if (m->tensors.empty() && m->n_layer > 0) {

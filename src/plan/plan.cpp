@@ -82,7 +82,7 @@ std::string gib_str(double bytes) {
 }
 
 std::string gguf_name(const model_desc& m, const inference_params& p) {
-    if (m.from_gguf) return m.id;
+    if (m.from_gguf) return m.gguf_path.empty() ? m.id : m.gguf_path;
     std::string base        = m.id.substr(m.id.find_last_of('/') + 1);
     const std::string ftype = p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : "f16";
     return base + "-" + ftype + ".gguf";

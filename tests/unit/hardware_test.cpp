@@ -277,6 +277,12 @@ TEST(hardware_file, bad_values_name_file_line_and_field) {
     }
     const auto unknown = write_temp("unknown.csv", "foo,bar\n1,2\n");
     EXPECT_FALSE(load_hardware_file(unknown));
+    // A misspelled column ("memory_gb" for memory + memory_unit) would drop the figure silently.
+    const auto typo = write_temp("typo.csv", "kind,name,memory_gb\ngpu,X,24\n");
+    const auto t    = load_hardware_file(typo);
+    ASSERT_FALSE(t);
+    EXPECT_EQ(t.error().context, typo + ":1");
+    EXPECT_NE(t.error().message.find("'memory_gb' (column 3)"), std::string::npos) << t.error().what();
     EXPECT_EQ(load_hardware_file("/nonexistent/x.csv").error().code, error_code::file_not_found);
 }
 
