@@ -118,6 +118,9 @@ struct hourly_cost_figures {
 };
 std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
                                                const plan_options& o);
+/// The order of both plans: fitting first (cheapest per million tokens, then fastest), then the
+/// rest closest to fitting first.
+bool cheapest_first(const plan_candidate& a, const plan_candidate& b);
 /// The options' own errors (negative price, utilization outside (0, 1] ...), named by option.
 status validate(const plan_options& o);
 

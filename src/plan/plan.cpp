@@ -440,6 +440,18 @@ std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned co
     return f;
 }
 
+bool cheapest_first(const plan_candidate& a, const plan_candidate& b) {
+    if (a.fits != b.fits) return a.fits;
+    if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
+    const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
+    if (ac != bc) return ac;
+    if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
+        return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
+    const double ta = a.training ? a.training->train_tokens_per_s : a.decode_tokens_per_s;
+    const double tb = b.training ? b.training->train_tokens_per_s : b.decode_tokens_per_s;
+    return ta > tb;
+}
+
 status validate(const plan_options& o) {
     auto bad = [](const char* opt, std::string msg) {
         return make_error(error_code::invalid_params, std::move(msg), opt);
@@ -461,15 +473,7 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
     const auto active = count_params(m).active;
     for (const device_spec* d : candidates)
         if (d) r.candidates.push_back(evaluate(m, p, *d, active, o));
-    std::stable_sort(r.candidates.begin(), r.candidates.end(), [](const plan_candidate& a, const plan_candidate& b) {
-        if (a.fits != b.fits) return a.fits;
-        if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
-        const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
-        if (ac != bc) return ac;
-        if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
-            return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
-        return a.decode_tokens_per_s > b.decode_tokens_per_s;
-    });
+    std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
     r.cpu_or_gpu = cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs
     // least per hour to have (at low traffic the hours, not the tokens, are what is paid for); else

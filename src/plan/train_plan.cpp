@@ -432,17 +432,7 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
     r.options = cost;
     for (const device_spec* d : candidates)
         if (d) r.candidates.push_back(evaluate(m, p, *d, train_tokens, cost));
-    std::stable_sort(r.candidates.begin(), r.candidates.end(), [](const plan_candidate& a, const plan_candidate& b) {
-        if (a.fits != b.fits) return a.fits;
-        if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
-        const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
-        if (ac != bc) return ac;
-        if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
-            return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
-        const double ta = a.training ? a.training->train_tokens_per_s : 0;
-        const double tb = b.training ? b.training->train_tokens_per_s : 0;
-        return ta > tb;
-    });
+    std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
     if (!r.candidates.empty() && r.candidates.front().fits) {
         const auto& c = r.candidates.front();
         plan_recommendation rec{c.hardware, c.count, c.reasons};

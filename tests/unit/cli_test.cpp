@@ -1,34 +1,17 @@
 // The command line as ../shared/cli-contract.md fixes it: JSON on stdout, bad input exits 2 with
 // one line on stderr and nothing on stdout.
-#include <array>
-#include <cstdio>
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct run_result {
-    int status = -1;
-    std::string out;
-};
-
-run_result run(const std::string& args) {
-    run_result r;
-    std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>/dev/null";
-    FILE* f         = popen(cmd.c_str(), "r");
-    if (!f) return r;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), f))
-        r.out.append(buf.data(), n);
-    const int s = pclose(f);
-    r.status    = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
-    return r;
-}
+using llmplan::test::run_cli;
 
 TEST(cli, inspect_json_has_the_contract_fields) {
-    const auto r = run("inspect Qwen/Qwen2.5-7B-Instruct --json");
+    const auto r = run_cli("inspect Qwen/Qwen2.5-7B-Instruct --json");
     ASSERT_EQ(r.status, 0);
     const auto m = nlohmann::json::parse(r.out)["model"];
     for (const char* k :
@@ -40,7 +23,7 @@ TEST(cli, inspect_json_has_the_contract_fields) {
 }
 
 TEST(cli, estimate_json_parts_add_up) {
-    const auto r = run("estimate qwen2.5-7b --weights q4_k_m --device cpu --ctx 8192 --json");
+    const auto r = run_cli("estimate qwen2.5-7b --weights q4_k_m --device cpu --ctx 8192 --json");
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["workload"]["engine"], "llama.cpp"); // a GGUF type implies llama.cpp
@@ -60,15 +43,16 @@ TEST(cli, bad_input_exits_2_with_nothing_on_stdout) {
                              "plan qwen2.5-7b --electricity-price -1 --json", "plan qwen2.5-7b --utilization 0 --json",
                              "plan qwen2.5-7b --from nosuch-model --json",
                              "estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json"}) {
-        const auto r = run(args);
+        const auto r = run_cli(args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_TRUE(r.out.empty()) << args;
     }
 }
 
 TEST(cli, plan_json_has_the_contract_fields_and_the_comparison) {
-    const auto r = run("plan Qwen/Qwen2.5-7B-Instruct --from Qwen/Qwen2.5-0.5B-Instruct --weights q4_k_m --hardware "
-                       "rtx4090,\"Ryzen 9 7950X\" --prompt 500 --json");
+    const auto r =
+        run_cli("plan Qwen/Qwen2.5-7B-Instruct --from Qwen/Qwen2.5-0.5B-Instruct --weights q4_k_m --hardware "
+                "rtx4090,\"Ryzen 9 7950X\" --prompt 500 --json");
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["candidates"].size(), 3u); // the two named rows and this machine

@@ -1,34 +1,17 @@
 // `llmplan plan MODEL --task train --json`: the contract's plan document (../shared/cli-contract.md)
 // with the training fields; bad --train-tokens exits 2 with nothing on stdout.
-#include <array>
-#include <cstdio>
+#include "cli_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct run_result {
-    int status = -1;
-    std::string out;
-};
-
-run_result run(const std::string& args) {
-    run_result r;
-    std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>/dev/null";
-    FILE* f         = popen(cmd.c_str(), "r");
-    if (!f) return r;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), f))
-        r.out.append(buf.data(), n);
-    const int s = pclose(f);
-    r.status    = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
-    return r;
-}
+using llmplan::test::run_cli;
 
 TEST(cli_train_plan, json_has_the_contract_and_training_fields) {
-    const auto r = run("plan Qwen/Qwen2.5-0.5B --task train --method full --train-tokens 250M --json");
+    const auto r = run_cli("plan Qwen/Qwen2.5-0.5B --task train --method full --train-tokens 250M --json");
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_TRUE(j.contains("estimate"));
@@ -73,14 +56,14 @@ TEST(cli_train_plan, bad_train_tokens_exit_2) {
     for (const char* args : {"plan qwen2.5-0.5b --task train --train-tokens lots --json",
                              "plan qwen2.5-0.5b --task train --train-tokens 0 --json",
                              "plan qwen2.5-0.5b --task train --train-tokens -5M --json"}) {
-        const auto r = run(args);
+        const auto r = run_cli(args);
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_TRUE(r.out.empty()) << args;
     }
 }
 
 TEST(cli_train_plan, text_table_shows_step_time_and_run_cost) {
-    const auto r = run("plan Qwen/Qwen2.5-0.5B --task train");
+    const auto r = run_cli("plan Qwen/Qwen2.5-0.5B --task train");
     ASSERT_EQ(r.status, 0);
     for (const char* k : {"step s", "train tok/s", "run h", "run $", "recommended:", "torchrun"})
         EXPECT_NE(r.out.find(k), std::string::npos) << k;

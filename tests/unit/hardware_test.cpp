@@ -1,4 +1,5 @@
 // The hardware catalog: CSV reading, every row sourced, units, lookup, users' files.
+#include "cli_run.h"
 #include "hardware/csv.h"
 #include "llmplan/hardware.h"
 
@@ -292,17 +293,9 @@ TEST(hardware_file, bad_values_name_file_line_and_field) {
 namespace llmplan {
 namespace {
 
-/// Run the CLI; stdout and the exit status (stderr dropped).
 std::pair<std::string, int> run_cli(const std::string& args) {
-    const std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>/dev/null";
-    FILE* f               = ::popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        out.append(buf, n);
-    const int rc = ::pclose(f);
-    return {out, WEXITSTATUS(rc)};
+    auto r = test::run_cli(args);
+    return {r.out, r.status};
 }
 
 TEST(hardware_cli, list_show_and_errors) {
