@@ -1,8 +1,9 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "plan/detail.h"
+
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -79,77 +80,6 @@ placement place(const device_spec& d) {
 
 std::string gib_str(double bytes) {
     return fmt::format("{:.1f} GiB", bytes / gib);
-}
-
-std::string gguf_name(const model_desc& m, const inference_params& p) {
-    if (m.from_gguf) return m.gguf_path.empty() ? m.id : m.gguf_path;
-    std::string base        = m.id.substr(m.id.find_last_of('/') + 1);
-    const std::string ftype = p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : "f16";
-    return base + "-" + ftype + ".gguf";
-}
-
-/// Ollama (runs GGUF files on llama.cpp) sets the context per model in a Modelfile line
-/// `PARAMETER num_ctx N` (docs/modelfile.md; the API takes the same as {"options": {"num_ctx": N}}).
-/// num_ctx is per request; parallel requests come from the server's OLLAMA_NUM_PARALLEL (docs/faq.md),
-/// and Ollama allocates num_ctx x that many slots, as llama-server's -c above.
-std::string ollama_line(const std::string& gguf, const inference_params& p) {
-    std::string tag = gguf.substr(0, gguf.rfind(".gguf"));
-    tag             = tag.substr(tag.find_last_of('/') + 1);
-    std::transform(tag.begin(), tag.end(), tag.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    std::string s = fmt::format("printf 'FROM {}\\nPARAMETER num_ctx {}\\n' > Modelfile && ollama create {} -f "
-                                "Modelfile && ollama run {}",
-                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, p.ctx, tag, tag);
-    if (p.batch > 1) s = fmt::format("OLLAMA_NUM_PARALLEL={} ollama serve & ", p.batch) + s;
-    return s;
-}
-
-std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
-                                                              unsigned count, unsigned nodes) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (p.engine == engine_kind::llama_cpp) {
-        // llama-server's -c is the context of all slots together: ctx x parallel sequences.
-        std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
-                                    p.device == device_kind::cpu ? 0
-                                    : p.gpu_layers >= 0          ? p.gpu_layers
-                                                                 : 99,
-                                    p.batch);
-        if (p.flash_attn) s += " -fa on";
-        if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
-        if (count > 1 && p.device != device_kind::cpu) {
-            // Layer split (the default --split-mode), equal shares for equal GPUs.
-            std::string ts = "1";
-            for (unsigned i = 1; i < count / nodes; ++i)
-                ts += ",1";
-            s += fmt::format(" -sm layer -ts {}", ts);
-        }
-        if (nodes > 1) {
-            // llama.cpp spans machines through its RPC backend (tools/rpc): one rpc-server per other
-            // node, listed with --rpc; layers are split over local and remote devices.
-            std::string hosts;
-            for (unsigned i = 1; i < nodes; ++i)
-                hosts += fmt::format("{}node{}:50052", i > 1 ? "," : "", i);
-            s += " --rpc " + hosts;
-            out.emplace_back("llama.cpp rpc (on each other node)", "rpc-server -H 0.0.0.0 -p 50052");
-        }
-        out.emplace_back("llama.cpp", std::move(s));
-        if (nodes == 1) out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
-    } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
-        const unsigned pp = std::max(1u, p.pipeline_parallel);
-        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
-        if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
-        s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
-                         p.gpu_memory_utilization, p.batch);
-        if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
-        if (pp > 1) {
-            // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving").
-            out.emplace_back("ray (node0)", "ray start --head --port 6379");
-            out.emplace_back("ray (each other node)", "ray start --address node0:6379");
-            s += " --distributed-executor-backend ray";
-        }
-        out.emplace_back("vllm", std::move(s));
-    }
-    return out;
 }
 
 /// GPU counts to try, fewest first, with the nodes each spans.
@@ -355,116 +285,11 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     }
     if (c.cost_per_hour_usd && c.decode_tokens_per_s > 0)
         c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0 * o.utilization) * 1e6;
-    c.launch = launch_lines(m, p, c.count, c.nodes);
+    c.launch = detail::launch_lines(m, p, c.count, c.nodes);
     return c;
 }
 
-/// The article's question, answered from the candidates: a CPU when one that fits is fast enough
-/// for each request (and answers the prompt in time), else a GPU, with the figures that decided it.
-std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& cands, const plan_options& o) {
-    const plan_candidate *cpu = nullptr, *cpu_fast = nullptr, *gpu = nullptr;
-    for (const auto& c : cands) {
-        if (!c.fits) continue;
-        if (c.runs_on == "cpu") {
-            // A CPU row without a price cannot be weighed against a GPU (and the unpriced rows are the
-            // big server and Apple parts): the answer rests on CPUs one can price, and this machine.
-            if (!c.cost_per_hour_usd && c.kind != "local") continue;
-            if (!cpu || c.decode_tokens_per_s > cpu->decode_tokens_per_s) cpu = &c;
-            if (!cpu_fast && c.meets_speed) cpu_fast = &c;
-        } else if (!gpu && c.meets_speed) {
-            gpu = &c;
-        }
-    }
-    if (!cpu && !gpu) return std::nullopt;
-    auto cost = [](const plan_candidate* c) {
-        return c->cost_per_million_tokens_usd
-                   ? fmt::format("${:.3f} per million tokens", *c->cost_per_million_tokens_usd)
-                   : std::string("no price known");
-    };
-    cpu_or_gpu_answer a;
-    if (cpu_fast) {
-        a.choice = "cpu";
-        a.why.push_back(fmt::format("a CPU is enough: {} decodes {:.1f} tokens/s, {:.1f} wanted per request, and "
-                                    "answers the prompt in {:.1f} s",
-                                    cpu_fast->hardware, cpu_fast->decode_tokens_per_s, o.min_tokens_per_s,
-                                    cpu_fast->ttft_s));
-        if (gpu)
-            a.why.push_back(
-                fmt::format("a GPU ({}) {} {:.0f} tokens/s at {}; the CPU costs {}", gpu->hardware,
-                            gpu->decode_tokens_per_s > cpu_fast->decode_tokens_per_s ? "is faster:" : "gives",
-                            gpu->decode_tokens_per_s, cost(gpu), cost(cpu_fast)));
-        a.why.push_back("more concurrent requests or longer prompts would move the choice to a GPU: try --batch and "
-                        "--prompt");
-        return a;
-    }
-    a.choice = "gpu";
-    if (!cpu) {
-        a.why.push_back("no CPU machine in the list holds it in RAM");
-    } else {
-        for (const auto& r : cpu->reasons)
-            if (r.rfind("slow:", 0) == 0 || r.rfind("first token", 0) == 0)
-                a.why.push_back(fmt::format("on the fastest CPU that holds it ({}): {}", cpu->hardware, r));
-    }
-    if (gpu)
-        a.why.push_back(fmt::format("{} x {} decodes {:.0f} tokens/s and answers the prompt in {:.1f} s, at {}",
-                                    gpu->count, gpu->hardware, gpu->decode_tokens_per_s, gpu->ttft_s, cost(gpu)));
-    else
-        a.why.push_back("no candidate reaches the wanted speed; the fastest that fits is listed first among GPUs");
-    return a;
-}
-
 } // namespace
-
-std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
-                                               const plan_options& o) {
-    hourly_cost_figures f;
-    if (d.price_usd_per_hour) {
-        f.usd_per_hour = *d.price_usd_per_hour * nodes;
-        if (nodes > 1) f.reason = fmt::format("{} instances at ${:.2f}/h each", nodes, *d.price_usd_per_hour);
-        return f;
-    }
-    if (!d.price_usd) return std::nullopt;
-    // A GPU row is one card: the plan buys `count` of them; a machine row is bought once a node.
-    const unsigned units = d.kind == hardware_kind::gpu ? count : nodes;
-    const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
-    if (d.tdp_w) f.power_w = *d.tdp_w * units;
-    const double energy = f.power_w ? *f.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
-    f.usd_per_hour      = buy + energy;
-    f.reason = f.power_w ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x "
-                                       "PUE {:g} x utilization {:g} (${:.3f}/h){}",
-                                       *d.price_usd * units, o.life_years, buy, *f.power_w, o.electricity_usd_per_kwh,
-                                       o.pue, o.utilization, energy,
-                                       d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
-                         : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
-                                       *d.price_usd * units, o.life_years);
-    return f;
-}
-
-bool cheapest_first(const plan_candidate& a, const plan_candidate& b) {
-    if (a.fits != b.fits) return a.fits;
-    if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
-    const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
-    if (ac != bc) return ac;
-    if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
-        return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
-    const double ta = a.training ? a.training->train_tokens_per_s : a.decode_tokens_per_s;
-    const double tb = b.training ? b.training->train_tokens_per_s : b.decode_tokens_per_s;
-    return ta > tb;
-}
-
-status validate(const plan_options& o) {
-    auto bad = [](const char* opt, std::string msg) {
-        return make_error(error_code::invalid_params, std::move(msg), opt);
-    };
-    if (!(o.electricity_usd_per_kwh >= 0)) return bad("--electricity-price", "expected a price of 0 or more");
-    if (!(o.pue >= 1.0 && o.pue < 10.0)) return bad("--pue", "expected a PUE from 1 (no overhead) to 10");
-    if (!(o.utilization > 0 && o.utilization <= 1)) return bad("--utilization", "expected a share in (0, 1]");
-    if (!(o.life_years > 0 && o.life_years <= 50)) return bad("--life-years", "expected 0 to 50 years");
-    if (!(o.min_tokens_per_s >= 0)) return bad("--min-tokens-per-s", "expected 0 or more");
-    if (!(o.max_ttft_s > 0)) return bad("--max-ttft", "expected a positive number of seconds");
-    if (o.max_nodes == 0 || o.max_nodes > 1024) return bad("--max-nodes", "expected 1 to 1024");
-    return ok();
-}
 
 plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
                       const plan_options& o) {
@@ -474,7 +299,7 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
     for (const device_spec* d : candidates)
         if (d) r.candidates.push_back(evaluate(m, p, *d, active, o));
     std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
-    r.cpu_or_gpu = cpu_or_gpu(r.candidates, o);
+    r.cpu_or_gpu = detail::cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs
     // least per hour to have (at low traffic the hours, not the tokens, are what is paid for); else
     // the cheapest per token that fits and is fast enough; else the cheapest that fits.

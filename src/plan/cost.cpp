@@ -1,0 +1,59 @@
+// What a candidate costs an hour, the order of candidates, and the plan options' own checks.
+#include "llmplan/plan.h"
+
+#include <fmt/format.h>
+
+namespace llmplan {
+
+std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
+                                               const plan_options& o) {
+    hourly_cost_figures f;
+    if (d.price_usd_per_hour) {
+        f.usd_per_hour = *d.price_usd_per_hour * nodes;
+        if (nodes > 1) f.reason = fmt::format("{} instances at ${:.2f}/h each", nodes, *d.price_usd_per_hour);
+        return f;
+    }
+    if (!d.price_usd) return std::nullopt;
+    // A GPU row is one card: the plan buys `count` of them; a machine row is bought once a node.
+    const unsigned units = d.kind == hardware_kind::gpu ? count : nodes;
+    const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
+    if (d.tdp_w) f.power_w = *d.tdp_w * units;
+    const double energy = f.power_w ? *f.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
+    f.usd_per_hour      = buy + energy;
+    f.reason = f.power_w ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x "
+                                       "PUE {:g} x utilization {:g} (${:.3f}/h){}",
+                                       *d.price_usd * units, o.life_years, buy, *f.power_w, o.electricity_usd_per_kwh,
+                                       o.pue, o.utilization, energy,
+                                       d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
+                         : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
+                                       *d.price_usd * units, o.life_years);
+    return f;
+}
+
+bool cheapest_first(const plan_candidate& a, const plan_candidate& b) {
+    if (a.fits != b.fits) return a.fits;
+    if (!a.fits) return a.headroom_bytes > b.headroom_bytes; // closest to fitting first
+    const bool ac = a.cost_per_million_tokens_usd.has_value(), bc = b.cost_per_million_tokens_usd.has_value();
+    if (ac != bc) return ac;
+    if (ac && *a.cost_per_million_tokens_usd != *b.cost_per_million_tokens_usd)
+        return *a.cost_per_million_tokens_usd < *b.cost_per_million_tokens_usd;
+    const double ta = a.training ? a.training->train_tokens_per_s : a.decode_tokens_per_s;
+    const double tb = b.training ? b.training->train_tokens_per_s : b.decode_tokens_per_s;
+    return ta > tb;
+}
+
+status validate(const plan_options& o) {
+    auto bad = [](const char* opt, std::string msg) {
+        return make_error(error_code::invalid_params, std::move(msg), opt);
+    };
+    if (!(o.electricity_usd_per_kwh >= 0)) return bad("--electricity-price", "expected a price of 0 or more");
+    if (!(o.pue >= 1.0 && o.pue < 10.0)) return bad("--pue", "expected a PUE from 1 (no overhead) to 10");
+    if (!(o.utilization > 0 && o.utilization <= 1)) return bad("--utilization", "expected a share in (0, 1]");
+    if (!(o.life_years > 0 && o.life_years <= 50)) return bad("--life-years", "expected 0 to 50 years");
+    if (!(o.min_tokens_per_s >= 0)) return bad("--min-tokens-per-s", "expected 0 or more");
+    if (!(o.max_ttft_s > 0)) return bad("--max-ttft", "expected a positive number of seconds");
+    if (o.max_nodes == 0 || o.max_nodes > 1024) return bad("--max-nodes", "expected 1 to 1024");
+    return ok();
+}
+
+} // namespace llmplan

@@ -1,0 +1,86 @@
+// Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray.
+#include "plan/detail.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+
+namespace llmplan::detail {
+namespace {
+
+/// The GGUF file to load: the one the user named, else the name llama.cpp's convert + quantize
+/// would give the catalog model.
+std::string gguf_name(const model_desc& m, const inference_params& p) {
+    if (m.from_gguf) return m.gguf_path.empty() ? m.id : m.gguf_path;
+    std::string base        = m.id.substr(m.id.find_last_of('/') + 1);
+    const std::string ftype = p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : "f16";
+    return base + "-" + ftype + ".gguf";
+}
+
+/// Ollama (runs GGUF files on llama.cpp) sets the context per model in a Modelfile line
+/// `PARAMETER num_ctx N` (docs/modelfile.md; the API takes the same as {"options": {"num_ctx": N}}).
+/// num_ctx is per request; parallel requests come from the server's OLLAMA_NUM_PARALLEL (docs/faq.md),
+/// and Ollama allocates num_ctx x that many slots, as llama-server's -c above.
+std::string ollama_line(const std::string& gguf, const inference_params& p) {
+    std::string tag = gguf.substr(0, gguf.rfind(".gguf"));
+    tag             = tag.substr(tag.find_last_of('/') + 1);
+    std::transform(tag.begin(), tag.end(), tag.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::string s = fmt::format("printf 'FROM {}\\nPARAMETER num_ctx {}\\n' > Modelfile && ollama create {} -f "
+                                "Modelfile && ollama run {}",
+                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, p.ctx, tag, tag);
+    if (p.batch > 1) s = fmt::format("OLLAMA_NUM_PARALLEL={} ollama serve & ", p.batch) + s;
+    return s;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
+                                                              unsigned count, unsigned nodes) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (p.engine == engine_kind::llama_cpp) {
+        // llama-server's -c is the context of all slots together: ctx x parallel sequences.
+        std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
+                                    p.device == device_kind::cpu ? 0
+                                    : p.gpu_layers >= 0          ? p.gpu_layers
+                                                                 : 99,
+                                    p.batch);
+        if (p.flash_attn) s += " -fa on";
+        if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
+        if (count > 1 && p.device != device_kind::cpu) {
+            // Layer split (the default --split-mode), equal shares for equal GPUs.
+            std::string ts = "1";
+            for (unsigned i = 1; i < count / nodes; ++i)
+                ts += ",1";
+            s += fmt::format(" -sm layer -ts {}", ts);
+        }
+        if (nodes > 1) {
+            // llama.cpp spans machines through its RPC backend (tools/rpc): one rpc-server per other
+            // node, listed with --rpc; layers are split over local and remote devices.
+            std::string hosts;
+            for (unsigned i = 1; i < nodes; ++i)
+                hosts += fmt::format("{}node{}:50052", i > 1 ? "," : "", i);
+            s += " --rpc " + hosts;
+            out.emplace_back("llama.cpp rpc (on each other node)", "rpc-server -H 0.0.0.0 -p 50052");
+        }
+        out.emplace_back("llama.cpp", std::move(s));
+        if (nodes == 1) out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
+    } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
+        const unsigned pp = std::max(1u, p.pipeline_parallel);
+        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
+        if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
+        s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
+                         p.gpu_memory_utilization, p.batch);
+        if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
+        if (pp > 1) {
+            // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving").
+            out.emplace_back("ray (node0)", "ray start --head --port 6379");
+            out.emplace_back("ray (each other node)", "ray start --address node0:6379");
+            s += " --distributed-executor-backend ray";
+        }
+        out.emplace_back("vllm", std::move(s));
+    }
+    return out;
+}
+
+} // namespace llmplan::detail
