@@ -160,7 +160,7 @@ void add_plan_options(CLI::App* cmd, plan_cli_options& o) {
     cmd->add_option("--life-years", p.life_years, "years an owned machine is used [3]");
     cmd->add_option("--min-tokens-per-s", p.min_tokens_per_s, "decode speed wanted per request [5.3, reading speed]");
     cmd->add_option("--max-ttft", p.max_ttft_s, "longest wait for the first token, seconds [10]");
-    cmd->add_option("--max-nodes", p.max_nodes, "most machines a plan may span [16]");
+    cmd->add_option("--max-nodes", p.max_nodes, "most machines a plan may span [64]");
     cmd->add_option("--top", o.top, "rows of the table [15]");
     cmd->add_option("--from", o.from,
                     "the model you run now: compare its memory and speed with MODEL on this machine and on the "
