@@ -64,6 +64,9 @@ struct device_spec {
 
     // --- host side: machines and instances -------------------------------------------------------
     std::optional<std::uint64_t> host_memory_bytes; ///< system RAM (laptops: ram_gb; cloud: ram_gib)
+    /// CPU rows: host_memory_bytes is the most RAM the platform takes (max_memory_gb, or the DIMM
+    /// bound of its channels), not what a given machine has.
+    bool host_memory_is_platform_max = false;
     std::optional<std::uint64_t> host_memory_bandwidth_bytes_per_s;
     std::string cpu_model;  ///< laptops: cpu column; cloud: cpu_family; local: detected
     std::string gpu_model;  ///< laptops/cloud: the GPU as that table names it ("" = none)

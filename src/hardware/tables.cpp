@@ -201,11 +201,26 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
     d.memory_bandwidth_bytes_per_s      = bw;
     d.host_memory_bandwidth_bytes_per_s = bw;
     d.host_memory_bytes                 = maxmem;
-    d.avx512                            = yes_no(rr.str("avx512"));
-    d.amx                               = yes_no(rr.str("amx"));
-    d.tdp_w                             = tdp;
-    d.price_usd                         = price;
-    d.price_basis                       = std::string(rr.str("price_basis"));
+    d.host_memory_is_platform_max       = true;
+    if (!maxmem && !d.unified_memory) {
+        // No max_memory_gb: the DIMM bound of the memory channels (the leading number of
+        // memory_channels; 2 when blank, as laptops are) x 2 DIMMs a channel x 48 GB, the largest
+        // DDR5 UDIMM/SO-DIMM. This is the 192 GB Intel ARK gives the Core i9-14900K and AMD the
+        // Ryzen 9 7950X; for servers it is a floor (RDIMMs go larger).
+        unsigned channels = 0;
+        for (char ch : rr.str("memory_channels")) {
+            if (ch < '0' || ch > '9') break;
+            channels = channels * 10 + static_cast<unsigned>(ch - '0');
+            if (channels > 64) break;
+        }
+        if (channels == 0 || channels > 64) channels = 2;
+        d.host_memory_bytes = std::uint64_t{channels} * 2 * 48'000'000'000ull;
+    }
+    d.avx512      = yes_no(rr.str("avx512"));
+    d.amx         = yes_no(rr.str("amx"));
+    d.tdp_w       = tdp;
+    d.price_usd   = price;
+    d.price_basis = std::string(rr.str("price_basis"));
     return d;
 }
 

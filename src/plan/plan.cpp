@@ -88,7 +88,10 @@ std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const 
     for (unsigned n : pl.counts)
         out.emplace_back(n, 1);
     if (pl.device == device_kind::cpu || pl.kind == "apple") return out;
-    if (d.kind == hardware_kind::gpu)
+    // Nodes of 8 are servers: datacenter and cloud accelerators (form column of gpus.csv). Consumer
+    // and workstation cards stop at one box of up to 8.
+    const bool server_part = d.form.rfind("datacenter", 0) == 0 || d.form.rfind("cloud", 0) == 0;
+    if (d.kind == hardware_kind::gpu && server_part)
         for (unsigned nodes = 2; nodes <= max_nodes; nodes *= 2)
             out.emplace_back(gpus_per_node * nodes, nodes);
     else if (d.kind == hardware_kind::cloud && d.gpu_count > 0)
@@ -226,7 +229,11 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     if (pl.memory_bytes) {
         c.fits           = need <= have;
         c.headroom_bytes = have - need;
-        if (c.fits)
+        if (pl.device == device_kind::cpu && d.host_memory_is_platform_max)
+            c.reasons.push_back(fmt::format("{}needs {} of RAM; the platform takes up to {}",
+                                            c.fits ? "" : "does not fit: ", gib_str(static_cast<double>(need)),
+                                            gib_str(static_cast<double>(have))));
+        else if (c.fits)
             c.reasons.push_back(fmt::format("fits with {} headroom", gib_str(static_cast<double>(c.headroom_bytes))));
         else
             c.reasons.push_back(fmt::format("does not fit: needs {}, has {}{}", gib_str(static_cast<double>(need)),

@@ -88,10 +88,13 @@ TEST(plan_nodes, transformers_cannot_span_nodes_so_the_plan_says_vllm) {
     EXPECT_TRUE(said);
 }
 
-TEST(plan_nodes, llama_cpp_spans_consumer_gpus_over_rpc) {
+TEST(plan_nodes, llama_cpp_spans_servers_over_rpc_but_not_consumer_cards) {
     // Q4_K_M 405B is about 245 GB (llama-quantize recipe): more than 8 x 24 GB, less than 16 x 24.
-    const auto r =
-        make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "q4_k_m"), {row("RTX 4090")});
+    const auto r = make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "q4_k_m"),
+                             {row("A10"), row("RTX 4090")});
+    EXPECT_EQ(r.candidates.back().hardware, "GeForce RTX 4090"); // one box of 8 at most: does not fit
+    EXPECT_FALSE(r.candidates.back().fits);
+    EXPECT_EQ(r.candidates.back().nodes, 1u);
     const auto& c = r.candidates.front();
     EXPECT_TRUE(c.fits);
     EXPECT_EQ(c.nodes, 2u);
@@ -173,6 +176,26 @@ TEST(plan_offload, a_laptop_whose_ram_cannot_hold_the_rest_does_not_fit) {
     const auto r = make_plan(model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "q4_k_m"),
                              {row("Gaming laptop: RTX 4060 Laptop 8GB + 16GB RAM")});
     EXPECT_FALSE(r.candidates.front().fits);
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
+    // cpus.csv leaves the Ryzen 9 7950X's max memory blank: 2 channels x 2 DIMMs x 48 GB = 192 GB
+    // (AMD's figure for the part). 405B in bf16 (812 GB) cannot fit; 8B in bf16 (16 GB) can.
+    const auto* cpu = row("Ryzen 9 7950X");
+    ASSERT_TRUE(cpu->host_memory_bytes.has_value());
+    EXPECT_EQ(*cpu->host_memory_bytes, 192'000'000'000ull);
+    EXPECT_FALSE(make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
+                     .candidates.front()
+                     .fits);
+    EXPECT_TRUE(make_plan(model("meta-llama/Llama-3.1-8B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
+                    .candidates.front()
+                    .fits);
 }
 
 } // namespace
