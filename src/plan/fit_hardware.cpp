@@ -51,6 +51,8 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
         p.gpus         = 1;
         r.memory_bytes = *d.host_memory_bytes;
         r.notes.push_back("no GPU: the model runs from system RAM on the CPU");
+        if (d.host_memory_is_platform_max)
+            r.notes.push_back("RAM: the most this CPU's platform takes, not what a given machine has");
     } else {
         return make_error(error_code::invalid_params, "no memory figure: neither GPU memory nor RAM is known", d.name);
     }
