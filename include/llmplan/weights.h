@@ -37,6 +37,15 @@ struct weight_choice {
 result<weight_choice> parse_weight_choice(std::string_view s);
 std::string to_string(const weight_choice& c);
 
+/// The choice `asked` stands for on m: "native" becomes the checkpoint's own quantization (a GPTQ
+/// checkpoint is gptq-int4 or -int8, ...), or stays native for a 16/32-bit checkpoint.
+weight_choice resolve_weight_choice(const model_desc& m, const weight_choice& asked);
+/// Formats that store the linear matrices quantized (everything but native and f32/f16/bf16).
+bool is_quantized(weight_format f);
+/// The matrices quantized formats quantize: the blocks' linear weights; lm_head, the MoE router,
+/// biases and 1-D tensors stay 16-bit.
+bool is_quantizable_matrix(const tensor_desc& t);
+
 struct weights_estimate {
     std::uint64_t bytes             = 0;           ///< stored bytes of every weight tensor
     std::uint64_t quantized_bytes   = 0;           ///< bytes of tensors stored in the quantized format

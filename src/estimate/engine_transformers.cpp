@@ -79,9 +79,9 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
     for (const auto& t : m.tensors)
         if (is_linear(t.role) && !t.is_bias && t.role != tensor_role::output && t.shape.size() == 2)
             largest = std::max(largest, t.n_elements());
-    const bool gptq = p.weights.format == weight_format::gptq_int4 || p.weights.format == weight_format::gptq_int8 ||
-                      m.quant.method == quant_method::gptq;
-    const bool awq = p.weights.format == weight_format::awq || m.quant.method == quant_method::awq;
+    const weight_format f = resolve_weight_choice(m, p.weights).format;
+    const bool gptq       = f == weight_format::gptq_int4 || f == weight_format::gptq_int8;
+    const bool awq        = f == weight_format::awq;
     if (gptq) prefill += largest * 2, decode += largest * 2;
     if (awq && b * prompt >= 1024) prefill += largest * 2;
 

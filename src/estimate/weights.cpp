@@ -23,11 +23,6 @@ constexpr std::uint64_t gptq_group   = 128; // Qwen's and TheBloke's GPTQ checkp
 constexpr std::uint64_t bnb_block    = 64;  // bitsandbytes 4-bit blocksize default
 constexpr std::uint64_t bnb_dq_block = 256; // double quantization: one f32 scale per 256 absmax values
 
-bool is_block_linear(const tensor_desc& t) {
-    return is_linear(t.role) && !t.is_bias && t.shape.size() >= 2 && t.role != tensor_role::output &&
-           t.role != tensor_role::ffn_gate_inp;
-}
-
 /// Bytes of one [.., out, in] linear matrix in a quantized format.
 std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::uint64_t in, std::uint64_t n_mat,
                                      std::uint32_t bits, std::uint64_t group) {
@@ -56,7 +51,19 @@ std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::ui
 
 using detail::lower;
 
-weight_choice native_choice(const model_desc& m) {
+} // namespace
+
+bool is_quantizable_matrix(const tensor_desc& t) {
+    return is_linear(t.role) && !t.is_bias && t.shape.size() >= 2 && t.role != tensor_role::output &&
+           t.role != tensor_role::ffn_gate_inp;
+}
+
+bool is_quantized(weight_format f) {
+    return f != weight_format::native && f != weight_format::f32 && f != weight_format::f16 && f != weight_format::bf16;
+}
+
+weight_choice resolve_weight_choice(const model_desc& m, const weight_choice& asked) {
+    if (asked.format != weight_format::native) return asked;
     switch (m.quant.method) {
     case quant_method::gptq:
         return {m.quant.bits == 8 ? weight_format::gptq_int8 : weight_format::gptq_int4, {}};
@@ -68,11 +75,9 @@ weight_choice native_choice(const model_desc& m) {
     case quant_method::compressed_tensors:
         return {weight_format::fp8, {}};
     default:
-        return {weight_format::native, {}};
+        return asked;
     }
 }
-
-} // namespace
 
 result<weight_choice> parse_weight_choice(std::string_view s) {
     const std::string v = lower(s);
@@ -137,7 +142,7 @@ std::string to_string(const weight_choice& c) {
 
 result<weights_estimate> estimate_weights(const model_desc& m, const weight_choice& asked) {
     weights_estimate r;
-    const weight_choice c = asked.format == weight_format::native ? native_choice(m) : asked;
+    const weight_choice c = resolve_weight_choice(m, asked);
 
     // Exact: the file's own tensors, when the user asks for what the file is (GGUF: below, per tensor).
     if (c.format == weight_format::native && m.source == weights_source::tensors && !m.from_gguf) {
@@ -159,8 +164,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
     if (c.format == weight_format::f32) base = dtype::f32;
     if (c.format == weight_format::f16) base = dtype::f16;
     if (c.format == weight_format::bf16) base = dtype::bf16;
-    const bool quantized_format = c.format != weight_format::native && c.format != weight_format::f32 &&
-                                  c.format != weight_format::f16 && c.format != weight_format::bf16;
+    const bool quantized_format = is_quantized(c.format);
     // Quantized kernels take 16-bit activations: an f32 checkpoint quantized keeps its other tensors in bf16.
     if (base == dtype::f32 && quantized_format) base = dtype::bf16;
     // GPTQ/AWQ kernels run in f16 (their checkpoints store f16 scales and non-quantized tensors).
@@ -193,7 +197,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
             account(t, before);
             continue;
         }
-        if (quantized_format && is_block_linear(t)) {
+        if (quantized_format && is_quantizable_matrix(t)) {
             const std::uint64_t out   = t.shape[t.shape.size() - 2];
             const std::uint64_t in    = t.shape.back();
             const std::uint64_t n_mat = out != 0 && in != 0 ? n / (out * in) : 0;

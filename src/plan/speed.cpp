@@ -7,44 +7,6 @@
 namespace llmplan {
 namespace {
 
-/// Linear matrices of the decoder blocks: the tensors GPTQ/AWQ/bitsandbytes/FP8 quantize (the rule
-/// estimate_weights uses; lm_head and the MoE router stay 16-bit).
-bool quantized_matrix(const tensor_desc& t) {
-    return is_linear(t.role) && !t.is_bias && t.shape.size() >= 2 && t.role != tensor_role::output &&
-           t.role != tensor_role::ffn_gate_inp;
-}
-
-/// The --weights choice a native checkpoint stands for, as far as speed cares.
-weight_format effective_format(const model_desc& m, const weight_choice& w) {
-    if (w.format != weight_format::native) return w.format;
-    switch (m.quant.method) {
-    case quant_method::gptq:
-        return m.quant.bits == 8 ? weight_format::gptq_int8 : weight_format::gptq_int4;
-    case quant_method::awq:
-        return weight_format::awq;
-    case quant_method::bitsandbytes:
-        return m.quant.bits == 8 ? weight_format::int8 : weight_format::nf4;
-    case quant_method::fp8:
-    case quant_method::compressed_tensors:
-        return weight_format::fp8;
-    default:
-        return weight_format::native;
-    }
-}
-
-bool is_quantized(weight_format f) {
-    switch (f) {
-    case weight_format::native:
-    case weight_format::f32:
-    case weight_format::f16:
-    case weight_format::bf16:
-    case weight_format::gguf: // llama.cpp's formats; transformers does not run them
-        return false;
-    default:
-        return true;
-    }
-}
-
 /// Share of the weights one token reads: 1, or for MoE the routed experts scaled to n_expert_used.
 double moe_read_share(const model_desc& m) {
     if (!m.is_moe() || m.moe.n_expert_used == 0) return 1.0;
@@ -63,7 +25,7 @@ double moe_read_share(const model_desc& m) {
 double quantized_elements_per_step(const model_desc& m) {
     double all = 0, expert = 0;
     for (const auto& t : m.tensors) {
-        if (!quantized_matrix(t)) continue;
+        if (!is_quantizable_matrix(t)) continue;
         const auto n = static_cast<double>(t.n_elements());
         all += n;
         if (is_expert(t.role)) expert += n;
@@ -121,7 +83,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         return t;
     }
 
-    const weight_format f = effective_format(m, p.weights);
+    const weight_format f = resolve_weight_choice(m, p.weights).format;
     const bool quantized  = is_quantized(f);
     const double share    = moe_read_share(m);
     // A checkpoint read with its tensors has no quantized/unquantized split: bytes roofline for it.
