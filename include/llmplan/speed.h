@@ -90,6 +90,12 @@ double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, do
 /// Compute-bound prefill tokens/s: efficiency x FLOP/s / (2 x active parameters).
 double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices);
 
+/// llama.cpp with offloaded layers (-ngl below n_layer): layers run in turn, so a step reads the GPU
+/// devices' weights and KV at decode_efficiency_gpu x gpu_bw, then the CPU device's at
+/// decode_efficiency_cpu x host_bw (the CPU-resident input embedding reads one row a token).
+double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
+                                   double host_bw);
+
 /// Tokens/s of one generate call timed as a whole, the way benchmarks such as Qwen's speed tables do
 /// (output tokens / (prefill + decode) seconds): prefill of `prompt` tokens, then `output` decode steps
 /// taken at the average context prompt + output / 2. `d` gives bandwidth and FLOP/s (one device;

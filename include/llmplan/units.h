@@ -4,6 +4,7 @@
 #include "llmplan/error.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace llmplan {
@@ -11,5 +12,8 @@ namespace llmplan {
 /// Decimal (KB, MB, GB, TB) and binary (KiB, MiB, GiB, TiB) units, or a plain byte count.
 /// `what` names the option or field in the error.
 result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what);
+
+/// Bytes as "12.3 GiB" (binary GiB, `decimals` places): the one wording of reasons and notes.
+std::string gib_text(double bytes, int decimals = 1);
 
 } // namespace llmplan

@@ -11,6 +11,7 @@
 //    kernels, fp32 logits, fp32 trainable params.
 #include "estimate/runtime.h"
 #include "estimate/training_detail.h"
+#include "llmplan/units.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -59,12 +60,6 @@ std::uint64_t optimizer_bytes(const trained_tensor& t, optimizer_kind k, std::ui
         return (t.rows + t.cols) * t.count * 4;
     }
     return 0;
-}
-
-std::string gib_str(std::uint64_t b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / static_cast<double>(gib));
-    return buf;
 }
 
 status validate(const model_desc& m, const training_params& p) {
@@ -247,9 +242,13 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         d.device = "cuda:" + std::to_string(i);
         d.kind   = device_kind::cuda;
         d.parts  = g;
-        d.notes  = {"weights " + gib_str(g.weights) + (full ? " (trained copy)" : " (frozen base)"),
-                    "activations " + gib_str(g.activations) + " (logits peak " + gib_str(act.logits_peak_bytes) +
-                        (p.grad_checkpointing ? ", checkpointed layer inputs " + gib_str(act.checkpoint_bytes) : "") +
+        d.notes  = {"weights " + gib_text(static_cast<double>(g.weights), 2) +
+                        (full ? " (trained copy)" : " (frozen base)"),
+                    "activations " + gib_text(static_cast<double>(g.activations), 2) + " (logits peak " +
+                        gib_text(static_cast<double>(act.logits_peak_bytes), 2) +
+                        (p.grad_checkpointing
+                             ? ", checkpointed layer inputs " + gib_text(static_cast<double>(act.checkpoint_bytes), 2)
+                             : "") +
                         ")"};
         est.devices.push_back(std::move(d));
     }

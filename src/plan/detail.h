@@ -10,6 +10,16 @@
 
 namespace llmplan::detail {
 
+/// Accelerators built to come 8 to a node and be clustered (NVLink boards, InfiniBand/EFA): gpus.csv
+/// rows whose form is "datacenter..." or "cloud-only". Consumer and workstation cards are not.
+bool is_server_gpu(const device_spec& d);
+
+/// Physical cores of a CPU row; cloud rows give vCPUs, which are hyper-threads (2 a core).
+double cpu_cores(const device_spec& d);
+/// A CPU row's FP32 peak: its fp32 figure, else cpu_cores x cpu_core_clock_hz x
+/// cpu_core_flops_per_cycle (plan.h); 0 when the cores are unknown.
+double cpu_peak_flops(const device_spec& d);
+
 /// Ready command lines for the engines that run the plan: llama-server (+ rpc-server across nodes)
 /// and Ollama for llama.cpp; vllm serve (+ Ray across nodes) for vLLM.
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,

@@ -1,6 +1,7 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "llmplan/units.h"
 #include "plan/detail.h"
 
 #include <algorithm>
@@ -9,8 +10,6 @@
 
 namespace llmplan {
 namespace {
-
-constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 
 /// How one candidate is run: the estimate's device, memory per device, GPUs to try.
 struct placement {
@@ -32,9 +31,7 @@ placement place(const device_spec& d) {
         pl.memory_bytes = d.host_memory_bytes;
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
-        pl.flops      = d.fp32_flops ? *d.fp32_flops
-                             : d.cores    ? *d.cores * cpu_core_clock_hz * cpu_core_flops_per_cycle
-                                          : 0.0;
+        pl.flops      = detail::cpu_peak_flops(d);
         pl.counts     = {1};
         pl.efficiency = decode_efficiency_cpu;
     };
@@ -78,20 +75,14 @@ placement place(const device_spec& d) {
     return pl;
 }
 
-std::string gib_str(double bytes) {
-    return fmt::format("{:.1f} GiB", bytes / gib);
-}
-
 /// GPU counts to try, fewest first, with the nodes each spans.
 std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const placement& pl, unsigned max_nodes) {
     std::vector<std::pair<unsigned, unsigned>> out;
     for (unsigned n : pl.counts)
         out.emplace_back(n, 1);
     if (pl.device == device_kind::cpu || pl.kind == "apple") return out;
-    // Nodes of 8 are servers: datacenter and cloud accelerators (form column of gpus.csv). Consumer
-    // and workstation cards stop at one box of up to 8.
-    const bool server_part = d.form.rfind("datacenter", 0) == 0 || d.form.rfind("cloud", 0) == 0;
-    if (d.kind == hardware_kind::gpu && server_part)
+    // Nodes of 8 are servers; consumer and workstation cards stop at one box of up to 8.
+    if (detail::is_server_gpu(d))
         for (unsigned nodes = 2; nodes <= max_nodes; nodes *= 2)
             out.emplace_back(gpus_per_node * nodes, nodes);
     else if (d.kind == hardware_kind::cloud && d.gpu_count > 0)
@@ -155,23 +146,6 @@ std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, 
     return best;
 }
 
-/// Decode with offloaded layers: the GPU's bytes at its bandwidth, then the host's at its own
-/// (decode_efficiency_gpu / _cpu of each); the CPU-resident input embedding reads one row a token.
-double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
-                                   double host_bw) {
-    double gpu_s = 0, host_s = 0;
-    for (const auto& dev : e.devices) {
-        if (dev.kind == device_kind::cpu) {
-            const double w = static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes);
-            host_s += (std::max(0.0, w) + static_cast<double>(dev.parts.kv_cache)) / (decode_efficiency_cpu * host_bw);
-        } else {
-            gpu_s += static_cast<double>(dev.parts.weights + dev.parts.kv_cache) / (decode_efficiency_gpu * gpu_bw);
-        }
-    }
-    const double step = gpu_s + host_s;
-    return step > 0 ? static_cast<double>(p.batch) / step : 0;
-}
-
 plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d,
                         std::uint64_t active_params, const plan_options& o) {
     const placement pl = place(d);
@@ -218,10 +192,11 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
             need                    = device_need(*est, p.device);
             const std::int64_t host = host_need(*est);
             c.reasons.push_back(fmt::format("offload: {} of {} layers on the GPU (-ngl {}), the rest in RAM ({} there)",
-                                            p.gpu_layers, m.n_layer, p.gpu_layers, gib_str(static_cast<double>(host))));
+                                            p.gpu_layers, m.n_layer, p.gpu_layers,
+                                            gib_text(static_cast<double>(host))));
             if (d.host_memory_bytes && host > static_cast<std::int64_t>(*d.host_memory_bytes)) {
                 c.reasons.push_back(fmt::format("the RAM ({}) cannot hold the rest",
-                                                gib_str(static_cast<double>(*d.host_memory_bytes))));
+                                                gib_text(static_cast<double>(*d.host_memory_bytes))));
                 need = have + (host - static_cast<std::int64_t>(*d.host_memory_bytes)); // short by that much
             }
         }
@@ -231,13 +206,13 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         c.headroom_bytes = have - need;
         if (pl.device == device_kind::cpu && d.host_memory_is_platform_max)
             c.reasons.push_back(fmt::format("{}needs {} of RAM; the platform takes up to {}",
-                                            c.fits ? "" : "does not fit: ", gib_str(static_cast<double>(need)),
-                                            gib_str(static_cast<double>(have))));
+                                            c.fits ? "" : "does not fit: ", gib_text(static_cast<double>(need)),
+                                            gib_text(static_cast<double>(have))));
         else if (c.fits)
-            c.reasons.push_back(fmt::format("fits with {} headroom", gib_str(static_cast<double>(c.headroom_bytes))));
+            c.reasons.push_back(fmt::format("fits with {} headroom", gib_text(static_cast<double>(c.headroom_bytes))));
         else
-            c.reasons.push_back(fmt::format("does not fit: needs {}, has {}{}", gib_str(static_cast<double>(need)),
-                                            gib_str(static_cast<double>(have)),
+            c.reasons.push_back(fmt::format("does not fit: needs {}, has {}{}", gib_text(static_cast<double>(need)),
+                                            gib_text(static_cast<double>(have)),
                                             c.nodes > 1 ? fmt::format(" even on {} nodes", c.nodes) : ""));
         if (c.count > 1 && d.kind == hardware_kind::gpu && c.nodes == 1)
             c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
@@ -252,7 +227,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
         c.reasons.push_back(
-            fmt::format("memory not in the table: needs {} of RAM", gib_str(static_cast<double>(need))));
+            fmt::format("memory not in the table: needs {} of RAM", gib_text(static_cast<double>(need))));
     }
 
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline

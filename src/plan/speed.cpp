@@ -139,4 +139,19 @@ double generation_tokens_per_s(const model_desc& m, const inference_estimate& e,
                : 0;
 }
 
+double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
+                                   double host_bw) {
+    double gpu_s = 0, host_s = 0;
+    for (const auto& dev : e.devices) {
+        if (dev.kind == device_kind::cpu) {
+            const double w = static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes);
+            host_s += (std::max(0.0, w) + static_cast<double>(dev.parts.kv_cache)) / (decode_efficiency_cpu * host_bw);
+        } else {
+            gpu_s += static_cast<double>(dev.parts.weights + dev.parts.kv_cache) / (decode_efficiency_gpu * gpu_bw);
+        }
+    }
+    const double step = gpu_s + host_s;
+    return step > 0 ? static_cast<double>(p.batch) / step : 0;
+}
+
 } // namespace llmplan

@@ -2,10 +2,13 @@
 // then optimizer offload) for the cheapest configuration whose estimate_training fits; add step
 // time, run time, cost and launch lines; sort and recommend. Constants and sources: train_plan.h.
 //
-// Placement mirrors plan.cpp's place() (which GPU counts a row may use, where its memory is) but
-// training needs more of each row (measured matmul FLOP/s, host RAM for offload, whether the row
-// can be one of several nodes), so it is kept here and plan.cpp is left alone.
+// Placement is its own (place_for_training) because training needs more of each row than inference
+// (measured matmul FLOP/s, host RAM for offload, PCIe-only cards); the rules both plans share (which
+// rows cluster, a CPU's peak) are in plan/detail.h.
 #include "llmplan/train_plan.h"
+
+#include "llmplan/units.h"
+#include "plan/detail.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,12 +17,6 @@
 
 namespace llmplan {
 namespace {
-
-constexpr double gib = 1024.0 * 1024.0 * 1024.0;
-
-std::string gib_str(double bytes) {
-    return fmt::format("{:.1f} GiB", bytes / gib);
-}
 
 bool is_cpu_row(const device_spec& d) {
     return d.kind == hardware_kind::cpu ||
@@ -62,7 +59,7 @@ train_place place_for_training(const device_spec& d) {
         pl.kind   = "gpu";
         pl.counts = {1, 2, 4, 8};
         // Datacenter boards come 8 to a node with NVLink and fast NICs; consumer cards do not.
-        if (d.form == "datacenter")
+        if (detail::is_server_gpu(d))
             pl.per_node = gpus_per_node;
         else
             pl.pcie_only = true;
@@ -92,12 +89,6 @@ train_place place_for_training(const device_spec& d) {
         break;
     }
     return pl;
-}
-
-double cpu_cores(const device_spec& d) {
-    if (d.cores) return *d.cores;
-    if (d.threads) return *d.threads / 2.0; // cloud vCPUs are hyper-threads: 2 per core
-    return 0;
 }
 
 struct config {
@@ -334,15 +325,15 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
     const char* unit = pl.cpu ? "of RAM" : "per GPU";
     if (!pl.memory_bytes)
         c.reasons.push_back(fmt::format("memory not in the table, so not counted as fitting: needs {} {}",
-                                        gib_str(static_cast<double>(o.need)), unit));
+                                        gib_text(static_cast<double>(o.need)), unit));
     else if (o.fits)
         c.reasons.push_back(
-            fmt::format("fits with {} headroom {} (needs {} of {})", gib_str(static_cast<double>(o.headroom)), unit,
-                        gib_str(static_cast<double>(o.need)), gib_str(static_cast<double>(*pl.memory_bytes))));
+            fmt::format("fits with {} headroom {} (needs {} of {})", gib_text(static_cast<double>(o.headroom)), unit,
+                        gib_text(static_cast<double>(o.need)), gib_text(static_cast<double>(*pl.memory_bytes))));
     else
         c.reasons.push_back(fmt::format("does not fit: needs {} {}, has {} (closest: {})",
-                                        gib_str(static_cast<double>(o.need)), unit,
-                                        gib_str(static_cast<double>(*pl.memory_bytes)), config_words(o)));
+                                        gib_text(static_cast<double>(o.need)), unit,
+                                        gib_text(static_cast<double>(*pl.memory_bytes)), config_words(o)));
     if (!pl.cpu) c.reasons.push_back("plan: " + config_words(o));
     if (o.cfg.nodes > 1 && o.fits)
         c.reasons.push_back(fmt::format("one node of {} GPUs is not enough at any ZeRO stage: data parallel over {} "
@@ -357,9 +348,9 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
     if (o.cfg.offload) {
         c.reasons.push_back(fmt::format("optimizer offloaded to the CPU (ZeRO-Offload): needs {} of host RAM{}; adds "
                                         "{:.2f} s a step for the CPU Adam step and PCIe transfers",
-                                        gib_str(static_cast<double>(o.host_need)),
+                                        gib_text(static_cast<double>(o.host_need)),
                                         o.host_known
-                                            ? fmt::format(" (has {})", gib_str(static_cast<double>(*pl.host_bytes)))
+                                            ? fmt::format(" (has {})", gib_text(static_cast<double>(*pl.host_bytes)))
                                             : std::string(", not in the table"),
                                         o.offload_s));
     }
@@ -372,7 +363,7 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
             c.reasons.push_back(
                 fmt::format("training on a CPU is compute-bound: about {:.2f} TFLOP/s from {:.0f} "
                             "cores at best, so the run takes {:.0f} h; a GPU is hundreds of times faster",
-                            s.flops / 1e12, cpu_cores(d), t.run_hours));
+                            s.flops / 1e12, detail::cpu_cores(d), t.run_hours));
         c.reasons.push_back(
             fmt::format("step {:.2f} s for {} tokens ({} x {} x {} {}) at {:.3g} TFLOP/s a device; {:.0f} "
                         "training tokens/s",
@@ -412,7 +403,7 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
 } // namespace
 
 double train_device_flops(const device_spec& d) {
-    if (is_cpu_row(d)) return train_mfu_of_dense_peak * cpu_cores(d) * cpu_core_clock_hz * cpu_core_flops_per_cycle;
+    if (is_cpu_row(d)) return train_mfu_of_dense_peak * detail::cpu_peak_flops(d);
     if (d.measured_bf16_matmul_flops) return train_share_of_mamf * *d.measured_bf16_matmul_flops;
     if (d.bf16_flops) return train_mfu_of_dense_peak * *d.bf16_flops;
     if (d.fp16_flops) return train_mfu_of_dense_peak * *d.fp16_flops;

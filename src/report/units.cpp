@@ -45,4 +45,8 @@ result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what
     return static_cast<std::uint64_t>(std::llround(v * factor));
 }
 
+std::string gib_text(double bytes, int decimals) {
+    return fmt::format("{:.{}f} GiB", bytes / 1073741824.0, decimals);
+}
+
 } // namespace llmplan
