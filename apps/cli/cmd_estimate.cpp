@@ -120,8 +120,12 @@ resolved_estimate run_estimate(const estimate_options& o) {
     }
     inference_params& p = r.infer;
     // Default engine: llama.cpp for a GGUF file or a GGUF type asked of any model, else transformers.
-    const bool gguf_asked = !o.weights.empty() && parse_weight_choice(o.weights) &&
-                            parse_weight_choice(o.weights)->format == weight_format::gguf;
+    if (!o.weights.empty()) {
+        auto w = parse_weight_choice(o.weights);
+        if (!w) fail(w.error());
+        p.weights = *w;
+    }
+    const bool gguf_asked = p.weights.format == weight_format::gguf;
     const std::string engine =
         !o.engine.empty() ? o.engine : (r.model.from_gguf || gguf_asked ? "llama.cpp" : "transformers");
     p.engine = pick<engine_kind>(engine, "--engine",
@@ -139,14 +143,9 @@ resolved_estimate run_estimate(const estimate_options& o) {
     });
     p.gpus              = o.gpus;
     p.pipeline_parallel = o.pipeline_parallel;
-    if (!o.weights.empty()) {
-        auto w = parse_weight_choice(o.weights);
-        if (!w) fail(w.error());
-        p.weights = *w;
-    }
-    p.ctx    = o.ctx;
-    p.prompt = o.prompt;
-    p.batch  = o.batch;
+    p.ctx               = o.ctx;
+    p.prompt            = o.prompt;
+    p.batch             = o.batch;
     if (!o.kv_type.empty()) {
         auto k = dtype_from_name(o.kv_type);
         if (!k) fail(fmt::format("--kv-type: \"{}\"; expected f32 f16 bf16 fp8 q8_0 q4_0", o.kv_type));
