@@ -1,4 +1,5 @@
 // fit_hardware: what runs on one catalog machine (data/hardware rows, data/models configs).
+#include "catalog_fixtures.h"
 #include "llmplan/fit_hardware.h"
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
@@ -8,11 +9,8 @@
 namespace llmplan {
 namespace {
 
-model_desc model(std::string_view id) {
-    auto m = load_model(id);
-    EXPECT_TRUE(m.has_value()) << id;
-    return m ? *m : model_desc{};
-}
+using test::catalog_model;
+using test::hardware_row;
 
 const fit_model_row* find_row(const fit_hardware_result& r, std::string_view id, std::string_view w) {
     for (const auto& row : r.rows)
@@ -21,7 +19,7 @@ const fit_model_row* find_row(const fit_hardware_result& r, std::string_view id,
 }
 
 TEST(FitHardware, Rtx4090Bf16SevenBFitsSeventyBDoesNot) {
-    const std::vector<model_desc> ms = {model("Qwen/Qwen2.5-7B"), model("meta-llama/Llama-3.1-70B")};
+    const std::vector<model_desc> ms = {catalog_model("Qwen/Qwen2.5-7B"), catalog_model("meta-llama/Llama-3.1-70B")};
     auto r                           = fit_named_hardware("RTX 4090", builtin_hardware(), ms, {});
     ASSERT_TRUE(r.has_value()) << r.error().what();
     EXPECT_EQ(r->engine, "vllm");
@@ -48,7 +46,7 @@ TEST(FitHardware, Rtx4090Bf16SevenBFitsSeventyBDoesNot) {
 }
 
 TEST(FitHardware, Mac16GBRunsEightBAtQ4KM) {
-    const std::vector<model_desc> ms = {model("meta-llama/Llama-3.1-8B")};
+    const std::vector<model_desc> ms = {catalog_model("meta-llama/Llama-3.1-8B")};
     auto r                           = fit_named_hardware("MacBook Pro 14\" M4, 16GB", builtin_hardware(), ms, {});
     ASSERT_TRUE(r.has_value()) << r.error().what();
     EXPECT_EQ(r->engine, "llama.cpp");
@@ -67,7 +65,7 @@ TEST(FitHardware, Mac16GBRunsEightBAtQ4KM) {
 
 TEST(FitHardware, ChosenModelLongestContextAndMostSequences) {
     fit_hardware_options o;
-    o.chosen = model("Qwen/Qwen2.5-7B");
+    o.chosen = catalog_model("Qwen/Qwen2.5-7B");
     auto r   = fit_named_hardware("RTX 4090", builtin_hardware(), {}, o);
     ASSERT_TRUE(r.has_value()) << r.error().what();
     ASSERT_EQ(r->chosen.size(), 3u);
@@ -92,7 +90,7 @@ TEST(FitHardware, CpuMachineUsesRam) {
     d.name              = "test box";
     d.kind              = hardware_kind::local;
     d.host_memory_bytes = 8'000'000'000; // 8 GB of RAM, no GPU
-    auto r              = fit_hardware(d, {model("Qwen/Qwen2.5-0.5B")}, {});
+    auto r              = fit_hardware(d, {catalog_model("Qwen/Qwen2.5-0.5B")}, {});
     ASSERT_TRUE(r.has_value()) << r.error().what();
     EXPECT_EQ(r->device, "cpu");
     EXPECT_EQ(r->budget_bytes, 8'000'000'000u);
@@ -106,7 +104,7 @@ TEST(Plan, LlamaCppPlanHasOllamaModelfileLine) {
     p.ctx    = 8192;
     auto hw  = builtin_hardware().lookup("RTX 4090");
     ASSERT_TRUE(hw.has_value());
-    auto r = make_plan(model("Qwen/Qwen2.5-0.5B"), p, {*hw});
+    auto r = make_plan(catalog_model("Qwen/Qwen2.5-0.5B"), p, {*hw});
     ASSERT_EQ(r.candidates.size(), 1u);
     std::string ollama;
     for (const auto& [engine, line] : r.candidates.front().launch)

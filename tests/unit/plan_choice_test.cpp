@@ -1,4 +1,5 @@
 // make_plan: power in the cost, plans across nodes, CPU or GPU, and what is recommended.
+#include "catalog_fixtures.h"
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
 
@@ -7,17 +8,8 @@
 namespace llmplan {
 namespace {
 
-const device_spec* row(std::string_view name) {
-    auto d = builtin_hardware().lookup(name);
-    EXPECT_TRUE(d.has_value()) << name;
-    return d ? *d : nullptr;
-}
-
-model_desc model(const char* id) {
-    auto m = load_model(id);
-    EXPECT_TRUE(m.has_value()) << id;
-    return *m;
-}
+using test::catalog_model;
+using test::hardware_row;
 
 inference_params params(engine_kind e, const char* weights, std::uint64_t prompt = 0) {
     inference_params p;
@@ -33,8 +25,8 @@ TEST(plan_cost, owned_hardware_pays_purchase_and_power_at_the_stated_rates) {
     o.pue                     = 1.58;
     o.utilization             = 0.5;
     o.life_years              = 5;
-    const auto r =
-        make_plan(model("Qwen/Qwen2.5-7B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m"), {row("RTX 4090")}, o);
+    const auto r  = make_plan(catalog_model("Qwen/Qwen2.5-7B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m"),
+                              {&hardware_row("RTX 4090")}, o);
     const auto& c = r.candidates.front();
     // gpus.csv: $1599 MSRP, 450 W. Purchase over 5 x 8760 h, power 0.45 kW x 0.5 x 1.58 x $0.30.
     const double per_hour = 1599.0 / (5 * 8760) + 0.45 * 0.5 * 1.58 * 0.30;
@@ -65,8 +57,8 @@ TEST(plan_cost, options_out_of_range_are_refused_by_name) {
 TEST(plan_nodes, llama_405b_bf16_spans_two_nodes_of_eight_h100) {
     // 405.85e9 params x 2 bytes = 812 GB: 101 GB a GPU on one node of 8 (over vLLM's 0.9 x 80 GB =
     // 72 GB), 51 GB a GPU on two nodes (TP 8 x PP 2).
-    const auto r =
-        make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::vllm, "bf16"), {row("H100 SXM 80GB")});
+    const auto r  = make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::vllm, "bf16"),
+                              {&hardware_row("H100 SXM 80GB")});
     const auto& c = r.candidates.front();
     EXPECT_TRUE(c.fits);
     EXPECT_EQ(c.count, 16u);
@@ -78,8 +70,8 @@ TEST(plan_nodes, llama_405b_bf16_spans_two_nodes_of_eight_h100) {
 }
 
 TEST(plan_nodes, transformers_cannot_span_nodes_so_the_plan_says_vllm) {
-    const auto r  = make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::transformers, "bf16"),
-                              {row("H100 SXM 80GB")});
+    const auto r  = make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::transformers, "bf16"),
+                              {&hardware_row("H100 SXM 80GB")});
     const auto& c = r.candidates.front();
     ASSERT_GT(c.nodes, 1u);
     bool said = false;
@@ -90,8 +82,8 @@ TEST(plan_nodes, transformers_cannot_span_nodes_so_the_plan_says_vllm) {
 
 TEST(plan_nodes, llama_cpp_spans_servers_over_rpc_but_not_consumer_cards) {
     // Q4_K_M 405B is about 245 GB (llama-quantize recipe): more than 8 x 24 GB, less than 16 x 24.
-    const auto r = make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "q4_k_m"),
-                             {row("A10"), row("RTX 4090")});
+    const auto r = make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "q4_k_m"),
+                             {&hardware_row("A10"), &hardware_row("RTX 4090")});
     EXPECT_EQ(r.candidates.back().hardware, "GeForce RTX 4090"); // one box of 8 at most: does not fit
     EXPECT_FALSE(r.candidates.back().fits);
     EXPECT_EQ(r.candidates.back().nodes, 1u);
@@ -107,8 +99,8 @@ TEST(plan_nodes, llama_cpp_spans_servers_over_rpc_but_not_consumer_cards) {
 TEST(plan_choice, small_model_few_users_runs_on_a_cpu) {
     // 0.5B at Q4_K_M is about 0.4 GB: a desktop CPU's 83 GB/s decodes it far above reading speed,
     // and a 500-token prompt is about 1 s of compute.
-    const auto r = make_plan(model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
-                             {row("Ryzen 9 7950X"), row("RTX 4090")});
+    const auto r = make_plan(catalog_model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
+                             {&hardware_row("Ryzen 9 7950X"), &hardware_row("RTX 4090")});
     ASSERT_TRUE(r.cpu_or_gpu.has_value());
     EXPECT_EQ(r.cpu_or_gpu->choice, "cpu");
     ASSERT_TRUE(r.recommendation.has_value());
@@ -117,16 +109,16 @@ TEST(plan_choice, small_model_few_users_runs_on_a_cpu) {
 
 TEST(plan_choice, large_model_or_many_users_wants_a_gpu) {
     // 70B in bf16 is 141 GB read per token: 83 GB/s x 0.5 gives 0.3 tokens/s on a desktop CPU.
-    auto big = make_plan(model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "bf16", 500),
-                         {row("Ryzen 9 7950X"), row("H100 SXM 80GB")});
+    auto big = make_plan(catalog_model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "bf16", 500),
+                         {&hardware_row("Ryzen 9 7950X"), &hardware_row("H100 SXM 80GB")});
     ASSERT_TRUE(big.cpu_or_gpu.has_value());
     EXPECT_EQ(big.cpu_or_gpu->choice, "gpu");
     // 64 concurrent requests of a 7B model share the CPU's bandwidth: each gets well under 5.3/s.
-    auto p  = params(engine_kind::llama_cpp, "q4_k_m", 200);
-    p.batch = 64;
-    p.ctx   = 2048;
-    auto many =
-        make_plan(model("Qwen/Qwen2.5-7B-Instruct"), p, {row("Ryzen 9 7950X"), row("RTX 4090"), row("H100 SXM 80GB")});
+    auto p    = params(engine_kind::llama_cpp, "q4_k_m", 200);
+    p.batch   = 64;
+    p.ctx     = 2048;
+    auto many = make_plan(catalog_model("Qwen/Qwen2.5-7B-Instruct"), p,
+                          {&hardware_row("Ryzen 9 7950X"), &hardware_row("RTX 4090"), &hardware_row("H100 SXM 80GB")});
     ASSERT_TRUE(many.cpu_or_gpu.has_value());
     EXPECT_EQ(many.cpu_or_gpu->choice, "gpu");
 }
@@ -138,8 +130,8 @@ TEST(plan_choice, this_machine_is_recommended_when_it_already_does_the_job) {
     local.host_memory_bytes                 = 64ull << 30;
     local.host_memory_bandwidth_bytes_per_s = 80'000'000'000ull;
     local.cores                             = 16;
-    const auto r = make_plan(model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
-                             {row("RTX 4090"), &local});
+    const auto r = make_plan(catalog_model("Qwen/Qwen2.5-0.5B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m", 500),
+                             {&hardware_row("RTX 4090"), &local});
     ASSERT_TRUE(r.recommendation.has_value());
     EXPECT_EQ(r.recommendation->hardware, "this machine");
 }
@@ -154,10 +146,10 @@ TEST(plan_offload, seventy_b_on_a_24gb_desktop_keeps_half_the_layers_on_the_gpu)
     // Llama-3.1-70B at Q4_K_M is about 40 GiB over 80 layers (~0.5 GiB a layer); a 24 GB card holds
     // 22.4 GiB less its KV, compute buffer and CUDA context (~2.5 GiB): about 40 layers. The other
     // half is read from DDR5 (83 GB/s x 0.5) each token: under 2 tokens/s, as users report.
-    auto p = params(engine_kind::llama_cpp, "q4_k_m", 500);
-    p.ctx  = 8192;
-    const auto r =
-        make_plan(model("meta-llama/Llama-3.1-70B"), p, {row("Desktop: RTX 4090 24GB + 64GB DDR5 (Ryzen 9 7950X)")});
+    auto p        = params(engine_kind::llama_cpp, "q4_k_m", 500);
+    p.ctx         = 8192;
+    const auto r  = make_plan(catalog_model("meta-llama/Llama-3.1-70B"), p,
+                              {&hardware_row("Desktop: RTX 4090 24GB + 64GB DDR5 (Ryzen 9 7950X)")});
     const auto& c = r.candidates.front();
     EXPECT_TRUE(c.fits);
     std::string server;
@@ -173,8 +165,8 @@ TEST(plan_offload, seventy_b_on_a_24gb_desktop_keeps_half_the_layers_on_the_gpu)
 }
 
 TEST(plan_offload, a_laptop_whose_ram_cannot_hold_the_rest_does_not_fit) {
-    const auto r = make_plan(model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "q4_k_m"),
-                             {row("Gaming laptop: RTX 4060 Laptop 8GB + 16GB RAM")});
+    const auto r = make_plan(catalog_model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "q4_k_m"),
+                             {&hardware_row("Gaming laptop: RTX 4060 Laptop 8GB + 16GB RAM")});
     EXPECT_FALSE(r.candidates.front().fits);
 }
 
@@ -187,13 +179,13 @@ namespace {
 TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
     // cpus.csv leaves the Ryzen 9 7950X's max memory blank: 2 channels x 2 DIMMs x 48 GB = 192 GB
     // (AMD's figure for the part). 405B in bf16 (812 GB) cannot fit; 8B in bf16 (16 GB) can.
-    const auto* cpu = row("Ryzen 9 7950X");
+    const auto* cpu = &hardware_row("Ryzen 9 7950X");
     ASSERT_TRUE(cpu->host_memory_bytes.has_value());
     EXPECT_EQ(*cpu->host_memory_bytes, 192'000'000'000ull);
-    EXPECT_FALSE(make_plan(model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
+    EXPECT_FALSE(make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
                      .candidates.front()
                      .fits);
-    EXPECT_TRUE(make_plan(model("meta-llama/Llama-3.1-8B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
+    EXPECT_TRUE(make_plan(catalog_model("meta-llama/Llama-3.1-8B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
                     .candidates.front()
                     .fits);
 }

@@ -1,4 +1,5 @@
 // make_plan: fit, speed and order on catalog rows (data/hardware) and catalog models (data/models).
+#include "catalog_fixtures.h"
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
 
@@ -7,14 +8,10 @@
 namespace llmplan {
 namespace {
 
-const device_spec& row(std::string_view name) {
-    auto d = builtin_hardware().lookup(name);
-    EXPECT_TRUE(d.has_value()) << name;
-    return **d;
-}
+using test::hardware_row;
 
 plan_candidate plan_one(const model_desc& m, const inference_params& p, std::string_view hw) {
-    auto r = make_plan(m, p, {&row(hw)});
+    auto r = make_plan(m, p, {&hardware_row(hw)});
     EXPECT_EQ(r.candidates.size(), 1u);
     return r.candidates.front();
 }
@@ -59,7 +56,7 @@ TEST(Plan, Llama2DecodeNearMeasuredOnRtx4090) {
     p.engine        = engine_kind::llama_cpp;
     p.weights       = *parse_weight_choice("q4_0");
     p.ctx           = 512; // llama-bench's tg128 decodes at a near-empty context
-    const auto& gpu = row("RTX 4090");
+    const auto& gpu = hardware_row("RTX 4090");
     ASSERT_TRUE(gpu.measured_llama2_7b_q4_0_tokens_per_s.has_value());
     const auto c = plan_one(*m, p, "RTX 4090");
     // gpus.csv measured_llama2_7b_q4_0_tg_tok_s (149.37 [XDAI]); a roofline at 60% of 1008 GB/s

@@ -1,5 +1,6 @@
 // make_train_plan on catalog rows (data/hardware) and catalog models (data/models): the expected
 // figures are worked out by hand from the constants in train_plan.h, as the comments show.
+#include "catalog_fixtures.h"
 #include "llmplan/load.h"
 #include "llmplan/train_plan.h"
 
@@ -8,17 +9,8 @@
 namespace llmplan {
 namespace {
 
-const device_spec& row(std::string_view name) {
-    auto d = builtin_hardware().lookup(name);
-    EXPECT_TRUE(d.has_value()) << name;
-    return **d;
-}
-
-model_desc model(std::string_view id) {
-    auto m = load_model(id);
-    EXPECT_TRUE(m.has_value()) << id;
-    return *m;
-}
+using test::catalog_model;
+using test::hardware_row;
 
 training_params full_adamw() {
     training_params p;
@@ -31,23 +23,23 @@ training_params full_adamw() {
 
 plan_candidate plan_one(const model_desc& m, const training_params& p, std::string_view hw,
                         std::uint64_t tokens = default_train_tokens) {
-    auto r = make_train_plan(m, p, {&row(hw)}, tokens);
+    auto r = make_train_plan(m, p, {&hardware_row(hw)}, tokens);
     EXPECT_EQ(r.candidates.size(), 1u);
     return r.candidates.front();
 }
 
 TEST(TrainPlan, DeviceFlopsFromMamfOrPeak) {
     // H100 SXM: MAMF 794.5 TFLOP/s measured x 0.5 = 397 TFLOP/s (= 40% of the 989 dense peak).
-    EXPECT_NEAR(train_device_flops(row("H100 SXM 80GB")), 0.5 * 794.5e12, 1e9);
+    EXPECT_NEAR(train_device_flops(hardware_row("H100 SXM 80GB")), 0.5 * 794.5e12, 1e9);
     EXPECT_NEAR(train_mfu_of_dense_peak * 989e12, 0.5 * 794.5e12, 0.01 * 989e12);
     // RTX 4090: no MAMF in the table: 0.40 x 165.2 TFLOP/s dense FP16 (FP32 accumulate).
-    EXPECT_NEAR(train_device_flops(row("RTX 4090")), 0.40 * 165.2e12, 1e9);
+    EXPECT_NEAR(train_device_flops(hardware_row("RTX 4090")), 0.40 * 165.2e12, 1e9);
     // Ryzen 9 7950X: 16 cores x 3 GHz x 32 FLOP/cycle x 0.40 = 0.614 TFLOP/s.
-    EXPECT_NEAR(train_device_flops(row("Ryzen 9 7950X")), 0.40 * 16 * 3e9 * 32, 1e6);
+    EXPECT_NEAR(train_device_flops(hardware_row("Ryzen 9 7950X")), 0.40 * 16 * 3e9 * 32, 1e6);
 }
 
 TEST(TrainPlan, Llama8BFullFineTuneNeedsSeveralH100s) {
-    const auto m = model("meta-llama/Llama-3.1-8B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
     auto p       = full_adamw();
     // One GPU: bf16 weights 2 + grads 2 + fp32 master 4 + Adam m, v 8 = 16 bytes x 8.03e9 = 128 GB.
     auto one = estimate_training(m, p);
@@ -95,7 +87,7 @@ TEST(TrainPlan, Llama8BFullFineTuneNeedsSeveralH100s) {
 }
 
 TEST(TrainPlan, RunCostIsHoursTimesPrice) {
-    const auto m = model("meta-llama/Llama-3.1-8B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
     const auto c = plan_one(m, full_adamw(), "p5.48xlarge", 1'000'000'000);
     ASSERT_TRUE(c.training.has_value());
     const auto& t = *c.training;
@@ -113,7 +105,7 @@ TEST(TrainPlan, RunCostIsHoursTimesPrice) {
 }
 
 TEST(TrainPlan, Llama405BFullFineTuneGoesMultiNode) {
-    const auto m = model("meta-llama/Llama-3.1-405B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-405B");
     const auto c = plan_one(m, full_adamw(), "H100 SXM 80GB");
     ASSERT_TRUE(c.training.has_value());
     const auto& t = *c.training;
@@ -145,7 +137,7 @@ TEST(TrainPlan, Llama405BFullFineTuneGoesMultiNode) {
 }
 
 TEST(TrainPlan, ConsumerGpuDoesNotGoMultiNode) {
-    const auto m = model("meta-llama/Llama-3.1-405B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-405B");
     const auto c = plan_one(m, full_adamw(), "RTX 4090");
     EXPECT_FALSE(c.fits);
     ASSERT_TRUE(c.training.has_value());
@@ -154,7 +146,7 @@ TEST(TrainPlan, ConsumerGpuDoesNotGoMultiNode) {
 }
 
 TEST(TrainPlan, CpuIsFarSlowerThanAGpu) {
-    const auto m = model("meta-llama/Llama-3.1-8B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
     training_params p; // LoRA, the default
     const auto cpu = plan_one(m, p, "Ryzen 9 7950X");
     const auto gpu = plan_one(m, p, "H100 SXM 80GB");
@@ -180,10 +172,10 @@ TEST(TrainPlan, CpuIsFarSlowerThanAGpu) {
 }
 
 TEST(TrainPlan, SortedCheapestFirstAndRecommended) {
-    const auto m = model("Qwen/Qwen2.5-0.5B");
+    const auto m = catalog_model("Qwen/Qwen2.5-0.5B");
     training_params p;
-    std::vector<const device_spec*> rows{&row("H100 SXM 80GB"), &row("RTX 4090"), &row("p5.48xlarge"),
-                                         &row("Ryzen 9 7950X")};
+    std::vector<const device_spec*> rows{&hardware_row("H100 SXM 80GB"), &hardware_row("RTX 4090"),
+                                         &hardware_row("p5.48xlarge"), &hardware_row("Ryzen 9 7950X")};
     const auto r = make_train_plan(m, p, rows);
     ASSERT_EQ(r.candidates.size(), rows.size());
     double last     = 0;
@@ -206,7 +198,7 @@ TEST(TrainPlan, OffloadAsTheLastResortOnConsumerGpus) {
     // 16 GB of state a GPU, plus activations, the gathered layers and 3 GiB of runtime) overflow, and
     // consumer cards get no multi-node plan, so the optimizer goes to host RAM (ZeRO-Offload): the
     // fp32 master, Adam m and v (12 bytes) and DeepSpeed's fp32 gradient copy (4) = 16 x 8.03e9 = 128 GB.
-    const auto m = model("meta-llama/Llama-3.1-8B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
     const auto c = plan_one(m, full_adamw(), "RTX 4090");
     ASSERT_TRUE(c.training.has_value());
     const auto& t = *c.training;
@@ -223,7 +215,7 @@ TEST(TrainPlan, OffloadAsTheLastResortOnConsumerGpus) {
 
 TEST(TrainPlan, UnknownMemoryIsNotCountedAsFitting) {
     // The Ryzen row has no RAM figure: a 405B full fine-tune (6.5 TB) must not "fit" on it.
-    const auto m = model("meta-llama/Llama-3.1-405B");
+    const auto m = catalog_model("meta-llama/Llama-3.1-405B");
     const auto c = plan_one(m, full_adamw(), "Ryzen 9 7950X");
     EXPECT_FALSE(c.fits);
     EXPECT_LT(c.headroom_bytes, -(6ll << 40));
