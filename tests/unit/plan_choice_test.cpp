@@ -11,6 +11,13 @@ namespace {
 using test::catalog_model;
 using test::hardware_row;
 
+/// The command line a candidate gives for one engine ("" when it gives none).
+std::string launch_line(const plan_candidate& c, std::string_view engine) {
+    for (const auto& [name, line] : c.launch)
+        if (name == engine) return line;
+    return {};
+}
+
 inference_params params(engine_kind e, const char* weights, std::uint64_t prompt = 0) {
     inference_params p;
     p.engine  = e;
@@ -63,9 +70,7 @@ TEST(plan_nodes, llama_405b_bf16_spans_two_nodes_of_eight_h100) {
     EXPECT_TRUE(c.fits);
     EXPECT_EQ(c.count, 16u);
     EXPECT_EQ(c.nodes, 2u);
-    std::string vllm;
-    for (const auto& [engine, line] : c.launch)
-        if (engine == "vllm") vllm = line;
+    const std::string vllm = launch_line(c, "vllm");
     EXPECT_NE(vllm.find("--tensor-parallel-size 8 --pipeline-parallel-size 2"), std::string::npos) << vllm;
 }
 
@@ -90,9 +95,7 @@ TEST(plan_nodes, llama_cpp_spans_servers_over_rpc_but_not_consumer_cards) {
     const auto& c = r.candidates.front();
     EXPECT_TRUE(c.fits);
     EXPECT_EQ(c.nodes, 2u);
-    std::string server;
-    for (const auto& [engine, line] : c.launch)
-        if (engine == "llama.cpp") server = line;
+    const std::string server = launch_line(c, "llama.cpp");
     EXPECT_NE(server.find("--rpc node1:50052"), std::string::npos) << server;
 }
 
@@ -152,10 +155,8 @@ TEST(plan_offload, seventy_b_on_a_24gb_desktop_keeps_half_the_layers_on_the_gpu)
                               {&hardware_row("Desktop: RTX 4090 24GB + 64GB DDR5 (Ryzen 9 7950X)")});
     const auto& c = r.candidates.front();
     EXPECT_TRUE(c.fits);
-    std::string server;
-    for (const auto& [engine, line] : c.launch)
-        if (engine == "llama.cpp") server = line;
-    const auto at = server.find("-ngl ");
+    const std::string server = launch_line(c, "llama.cpp");
+    const auto at            = server.find("-ngl ");
     ASSERT_NE(at, std::string::npos) << server;
     const int ngl = std::stoi(server.substr(at + 5));
     EXPECT_GE(ngl, 35);
