@@ -16,7 +16,7 @@ std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned co
     if (!d.price_usd) return std::nullopt;
     // A GPU row is one card: the plan buys `count` of them; a machine row is bought once a node.
     const unsigned units = d.kind == hardware_kind::gpu ? count : nodes;
-    const double buy     = *d.price_usd * units / (o.life_years * 8760.0);
+    const double buy     = *d.price_usd * units / (o.life_years * 8760.0); // 365 x 24 hours a year
     if (d.tdp_w) f.power_w = *d.tdp_w * units;
     const double energy = f.power_w ? *f.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
     f.usd_per_hour      = buy + energy;
@@ -47,6 +47,8 @@ status validate(const plan_options& o) {
         return make_error(error_code::invalid_params, std::move(msg), opt);
     };
     if (!(o.electricity_usd_per_kwh >= 0)) return bad("--electricity-price", "expected a price of 0 or more");
+    // Bounds that catch typos, not judgments: a PUE below 1 would give power back (the worst surveyed
+    // sites are near 2.5, Uptime Institute 2023), and no machine is kept 50 years.
     if (!(o.pue >= 1.0 && o.pue < 10.0)) return bad("--pue", "expected a PUE from 1 (no overhead) to 10");
     if (!(o.utilization > 0 && o.utilization <= 1)) return bad("--utilization", "expected a share in (0, 1]");
     if (!(o.life_years > 0 && o.life_years <= 50)) return bad("--life-years", "expected 0 to 50 years");

@@ -56,7 +56,8 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         }
         if (nodes > 1) {
             // llama.cpp spans machines through its RPC backend (tools/rpc): one rpc-server per other
-            // node, listed with --rpc; layers are split over local and remote devices.
+            // node, listed with --rpc; layers are split over local and remote devices. 50052 is
+            // rpc-server's default port (tools/rpc/README.md).
             std::string hosts;
             for (unsigned i = 1; i < nodes; ++i)
                 hosts += fmt::format("{}node{}:50052", i > 1 ? "," : "", i);
@@ -73,7 +74,8 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
                          p.gpu_memory_utilization, p.batch);
         if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
         if (pp > 1) {
-            // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving").
+            // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving");
+            // 6379 is Ray's default head port.
             out.emplace_back("ray (node0)", "ray start --head --port 6379");
             out.emplace_back("ray (each other node)", "ray start --address node0:6379");
             s += " --distributed-executor-backend ray";
