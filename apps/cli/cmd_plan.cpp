@@ -62,47 +62,26 @@ void print_table(const plan_result& p, std::size_t top) {
     }
 }
 
-double gib(std::int64_t bytes) {
-    return static_cast<double>(bytes) / (1024.0 * 1024 * 1024);
+double gib(double bytes) {
+    return bytes / (1024.0 * 1024 * 1024);
 }
 
-std::int64_t kv_bytes(const std::vector<device_breakdown>& devices) {
-    std::int64_t t = 0;
-    for (const auto& d : devices)
-        t += static_cast<std::int64_t>(d.parts.kv_cache);
-    return t;
-}
-
-std::int64_t largest_device(const std::vector<device_breakdown>& devices) {
-    std::int64_t t = 0;
-    for (const auto& d : devices)
-        t = std::max(t, d.total_bytes());
-    return t;
-}
-
-/// The same workload with the model the user runs now, on this machine and the recommended one.
-struct comparison {
-    resolved_estimate from;
-    plan_result plan;
-};
-
-void print_comparison(const comparison& c, const resolved_estimate& to, const plan_result& to_plan) {
-    const auto& a = c.from.inference->devices;
-    const auto& b = to.inference->devices;
-    const auto ta = largest_device(a), tb = largest_device(b);
-    std::printf("\nfrom %s to %s (same workload):\n", c.from.model.id.c_str(), to.model.id.c_str());
+void print_comparison(const plan_comparison& c) {
+    const auto& a = c.from;
+    const auto& b = c.to;
+    std::printf("\nfrom %s to %s (same workload):\n", a.model.c_str(), b.model.c_str());
     std::printf("  memory of the largest device: %.2f GiB -> %.2f GiB (x%.1f); weights %.2f -> %.2f GiB, KV cache "
                 "%.2f -> %.2f GiB\n",
-                gib(ta), gib(tb), ta > 0 ? static_cast<double>(tb) / static_cast<double>(ta) : 0.0,
-                gib(static_cast<std::int64_t>(c.from.inference->weights.bytes)),
-                gib(static_cast<std::int64_t>(to.inference->weights.bytes)), gib(kv_bytes(a)), gib(kv_bytes(b)));
-    for (const auto& before : c.plan.candidates)
-        for (const auto& after : to_plan.candidates)
-            if (before.hardware == after.hardware)
-                std::printf("  %s: %s -> %s, decode %.1f -> %.1f tokens/s, first token %.1f -> %.1f s\n",
-                            after.hardware.c_str(), before.fits ? "fits" : "does not fit",
-                            after.fits ? "fits" : "does not fit", before.decode_tokens_per_s, after.decode_tokens_per_s,
-                            before.ttft_s, after.ttft_s);
+                gib(static_cast<double>(a.largest_device_bytes)), gib(static_cast<double>(b.largest_device_bytes)),
+                a.largest_device_bytes > 0
+                    ? static_cast<double>(b.largest_device_bytes) / static_cast<double>(a.largest_device_bytes)
+                    : 0.0,
+                gib(static_cast<double>(a.weights_bytes)), gib(static_cast<double>(b.weights_bytes)),
+                gib(static_cast<double>(a.kv_cache_bytes)), gib(static_cast<double>(b.kv_cache_bytes)));
+    for (const auto& r : c.rows)
+        std::printf("  %s: %s -> %s, decode %.1f -> %.1f tokens/s, first token %.1f -> %.1f s\n", r.hardware.c_str(),
+                    r.fits_from ? "fits" : "does not fit", r.fits_to ? "fits" : "does not fit", r.decode_from,
+                    r.decode_to, r.ttft_from, r.ttft_to);
 }
 
 /// 100000000 -> "100M", 2500000000 -> "2.5B".
@@ -210,25 +189,31 @@ void add_plan_command(CLI::App& app) {
             return;
         }
         const auto p = make_plan(r.model, r.infer, cands, po->plan);
-        std::optional<comparison> cmp;
+        std::optional<resolved_estimate> from;
+        std::optional<plan_result> from_plan;
+        std::optional<plan_comparison> cmp;
         if (!po->from.empty()) {
             estimate_options before = *opt;
             before.model            = po->from;
-            auto from               = run_estimate(before);
+            from                    = run_estimate(before);
+            // The model run now, on this machine and on the row recommended for the one wanted.
             std::vector<const device_spec*> where{&local};
             if (p.recommendation)
                 for (const auto* d : cands)
                     if (d != &local && d->name == p.recommendation->hardware) where.insert(where.begin(), d);
-            auto fp = make_plan(from.model, from.infer, where, po->plan);
-            cmp     = comparison{std::move(from), std::move(fp)};
+            from_plan = make_plan(from->model, from->infer, where, po->plan);
+            cmp       = compare_plans(from->model, *from->inference, *from_plan, r.model, *r.inference, p);
         }
         if (opt->json) {
             auto j = plan_to_json(to_json(r), p);
-            if (cmp) j["from"] = plan_to_json(to_json(cmp->from), cmp->plan);
+            if (cmp) {
+                j["from"]       = plan_to_json(to_json(*from), *from_plan);
+                j["comparison"] = comparison_to_json(*cmp);
+            }
             print_json(j);
         } else {
             print_table(p, po->top);
-            if (cmp) print_comparison(*cmp, r, p);
+            if (cmp) print_comparison(*cmp);
         }
     });
 }

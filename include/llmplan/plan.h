@@ -108,6 +108,28 @@ struct plan_result {
 /// get 1, 2, 4 ... instances up to options.max_nodes.
 plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
                       const plan_options& options = {});
+/// The article's "I run the 0.5B, I want the 7B": the same workload with the model run now (`from`)
+/// and the one wanted (`to`), on the hardware both plans evaluated.
+struct plan_comparison {
+    struct side {
+        std::string model;
+        std::int64_t largest_device_bytes = 0; ///< the largest device's total
+        std::uint64_t weights_bytes       = 0;
+        std::uint64_t kv_cache_bytes      = 0; ///< all devices
+    };
+    struct row {
+        std::string hardware;
+        bool fits_from = false, fits_to = false;
+        double decode_from = 0, decode_to = 0; ///< tokens/s
+        double ttft_from = 0, ttft_to = 0;     ///< seconds
+    };
+    side from, to;
+    std::vector<row> rows; ///< hardware in both plans, in the `from` plan's order
+};
+plan_comparison compare_plans(const model_desc& from_model, const inference_estimate& from_estimate,
+                              const plan_result& from_plan, const model_desc& to_model,
+                              const inference_estimate& to_estimate, const plan_result& to_plan);
+
 /// What having a candidate costs an hour: a rented instance's price x nodes; owned hardware's
 /// purchase over o.life_years plus its TDP x o.utilization x o.pue x o.electricity_usd_per_kwh.
 /// Empty when no price is known.

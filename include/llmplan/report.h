@@ -24,6 +24,8 @@ nlohmann::json device_to_json(const device_breakdown& d);
 /// The contract's plan document (../shared/cli-contract.md, "llmplan plan"): {"estimate", "candidates",
 /// "recommendation"}; `estimate` is the estimate document already built (inference_to_json, plus "fit").
 nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p);
+/// plan --from: the two models' memory and, per hardware row, fit, decode and first-token time.
+nlohmann::json comparison_to_json(const plan_comparison& c);
 /// The same document for a training plan (make_train_plan): every contract field, plus per candidate
 /// train_tokens_per_s, step_seconds, tokens_per_step, run_hours, run_cost_usd, nodes, zero_stage, ...
 /// and at the top "train_tokens" and "constants" (the speed assumptions, train_plan.h).

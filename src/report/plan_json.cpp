@@ -66,4 +66,31 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
     return j;
 }
 
+nlohmann::json comparison_to_json(const plan_comparison& c) {
+    auto side = [](const plan_comparison::side& s) {
+        return nlohmann::json{
+            {"model",                s.model               },
+            {"largest_device_bytes", s.largest_device_bytes},
+            {"weights_bytes",        s.weights_bytes       },
+            {"kv_cache_bytes",       s.kv_cache_bytes      }
+        };
+    };
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : c.rows)
+        rows.push_back({
+            {"hardware",                 r.hardware   },
+            {"fits_from",                r.fits_from  },
+            {"fits_to",                  r.fits_to    },
+            {"decode_tokens_per_s_from", r.decode_from},
+            {"decode_tokens_per_s_to",   r.decode_to  },
+            {"ttft_s_from",              r.ttft_from  },
+            {"ttft_s_to",                r.ttft_to    }
+        });
+    return {
+        {"from", side(c.from)},
+        {"to",   side(c.to)  },
+        {"rows", rows        }
+    };
+}
+
 } // namespace llmplan

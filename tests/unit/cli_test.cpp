@@ -68,6 +68,8 @@ TEST(cli, plan_json_has_the_contract_fields_and_the_comparison) {
     ASSERT_TRUE(j.contains("from"));
     EXPECT_EQ(j["from"]["estimate"]["model"]["id"], "Qwen/Qwen2.5-0.5B-Instruct");
     EXPECT_LT(j["from"]["estimate"]["devices"][0]["total_bytes"], j["estimate"]["devices"][0]["total_bytes"]);
+    EXPECT_EQ(j["comparison"]["from"]["model"], "Qwen/Qwen2.5-0.5B-Instruct");
+    EXPECT_LT(j["comparison"]["from"]["weights_bytes"], j["comparison"]["to"]["weights_bytes"]);
 }
 
 } // namespace

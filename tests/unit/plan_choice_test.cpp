@@ -193,3 +193,29 @@ TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
 
 } // namespace
 } // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(plan_compare, the_article_question_side_by_side) {
+    // Same workload (llama.cpp, Q4_K_M, 8192 tokens) for Qwen2.5-0.5B and -7B. KV per token, f16:
+    // 0.5B 24 layers x 2 KV heads x 64 x (K + V) x 2 bytes = 12,288; 7B 28 x 4 x 128 x 2 x 2 = 57,344.
+    auto p           = params(engine_kind::llama_cpp, "q4_k_m", 1000);
+    p.ctx            = 8192;
+    const auto small = catalog_model("Qwen/Qwen2.5-0.5B-Instruct");
+    const auto big   = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    const auto es = estimate_inference(small, p), eb = estimate_inference(big, p);
+    ASSERT_TRUE(es && eb);
+    const auto ps = make_plan(small, p, {&hardware_row("RTX 4090")});
+    const auto pb = make_plan(big, p, {&hardware_row("RTX 4090"), &hardware_row("H100 SXM 80GB")});
+    const auto c  = compare_plans(small, *es, ps, big, *eb, pb);
+    EXPECT_EQ(c.from.kv_cache_bytes, 8192u * 12'288u);
+    EXPECT_EQ(c.to.kv_cache_bytes, 8192u * 57'344u);
+    EXPECT_EQ(c.from.weights_bytes, es->weights.bytes);
+    ASSERT_EQ(c.rows.size(), 1u); // only the row both plans looked at
+    EXPECT_EQ(c.rows[0].hardware, "GeForce RTX 4090");
+    EXPECT_GT(c.rows[0].decode_from, c.rows[0].decode_to); // 12x the weights to read per token
+}
+
+} // namespace
+} // namespace llmplan
