@@ -8,7 +8,6 @@
 #include "llmplan/units.h"
 
 #include <cstdio>
-#include <exception>
 #include <fmt/format.h>
 #include <memory>
 
@@ -172,47 +171,6 @@ resolved_estimate run_estimate(const estimate_options& o) {
         r.fit = fit_in_memory(r.model, p, *b);
     }
     return r;
-}
-
-std::uint64_t parse_train_tokens(const std::string& v, std::uint64_t fallback) {
-    if (v.empty()) return fallback;
-    std::size_t used = 0;
-    double x         = 0;
-    try {
-        x = std::stod(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    double scale = 1;
-    if (used > 0 && used + 1 == v.size()) {
-        switch (v.back()) {
-        case 'k':
-        case 'K':
-            scale = 1e3;
-            break;
-        case 'm':
-        case 'M':
-            scale = 1e6;
-            break;
-        case 'b':
-        case 'B':
-        case 'g':
-        case 'G':
-            scale = 1e9;
-            break;
-        case 't':
-        case 'T':
-            scale = 1e12;
-            break;
-        default:
-            used = 0;
-        }
-        if (used > 0) ++used;
-    }
-    x *= scale;
-    if (used != v.size() || !(x >= 1) || x > 1e18)
-        fail(fmt::format("--train-tokens: \"{}\"; expected a token count such as 100M, 2B or 5e8", v));
-    return static_cast<std::uint64_t>(x);
 }
 
 nlohmann::json to_json(const resolved_estimate& r) {

@@ -41,7 +41,5 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o);
 /// Parse the options into the library's params and run the estimate; fails (exit 2) on bad input.
 resolved_estimate run_estimate(const estimate_options& o);
 nlohmann::json to_json(const resolved_estimate& r);
-/// --train-tokens: a count with an optional k/M/B/T suffix or an exponent; empty -> `fallback`.
-std::uint64_t parse_train_tokens(const std::string& v, std::uint64_t fallback);
 
 } // namespace llmplan::cli

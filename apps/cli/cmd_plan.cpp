@@ -5,6 +5,7 @@
 #include "llmplan/plan.h"
 #include "llmplan/report.h"
 #include "llmplan/train_plan.h"
+#include "llmplan/units.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -157,7 +158,12 @@ void add_plan_command(CLI::App& app) {
     cmd->callback([opt, po] {
         if (auto s = validate(po->plan); !s) fail(s.error());
         if (!po->from.empty() && opt->task == "train") fail("--from: compares inference plans; drop --task train");
-        const std::uint64_t train_tokens = parse_train_tokens(opt->train_tokens, default_train_tokens);
+        std::uint64_t train_tokens = default_train_tokens;
+        if (!opt->train_tokens.empty()) {
+            auto n = parse_count(opt->train_tokens, "--train-tokens");
+            if (!n) fail(n.error());
+            train_tokens = *n;
+        }
         std::optional<hardware_catalog> with_file;
         if (!po->hardware_file.empty()) {
             auto c = catalog_with_file(po->hardware_file);

@@ -13,6 +13,10 @@ namespace llmplan {
 /// `what` names the option or field in the error.
 result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what);
 
+/// Counts people type ("100M", "2B", "5e8", "250k"): decimal k/M/B (or G)/T suffixes or an exponent;
+/// at least 1, at most 1e18. `what` names the option or field in the error.
+result<std::uint64_t> parse_count(std::string_view s, std::string_view what);
+
 /// Bytes as "12.3 GiB" (binary GiB, `decimals` places): the one wording of reasons and notes.
 std::string gib_text(double bytes, int decimals = 1);
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <exception>
 #include <fmt/format.h>
 #include <string>
 
@@ -43,6 +44,50 @@ result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what
                           fmt::format("\"{}\" is not a size; expected e.g. 24GiB, 80GB or 81121MiB", s),
                           std::string(what));
     return static_cast<std::uint64_t>(std::llround(v * factor));
+}
+
+result<std::uint64_t> parse_count(std::string_view s, std::string_view what) {
+    const std::string v(s);
+    std::size_t used = 0;
+    double x         = 0;
+    try {
+        x = std::stod(v, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used > 0 && used + 1 == v.size()) {
+        double scale = 0;
+        switch (v.back()) {
+        case 'k':
+        case 'K':
+            scale = 1e3;
+            break;
+        case 'm':
+        case 'M':
+            scale = 1e6;
+            break;
+        case 'b':
+        case 'B':
+        case 'g':
+        case 'G':
+            scale = 1e9;
+            break;
+        case 't':
+        case 'T':
+            scale = 1e12;
+            break;
+        default:
+            break;
+        }
+        if (scale > 0) {
+            x *= scale;
+            ++used;
+        }
+    }
+    if (used == 0 || used != v.size() || !(x >= 1) || x > 1e18)
+        return make_error(error_code::bad_value,
+                          fmt::format("\"{}\"; expected a count such as 100M, 2B or 5e8", v), std::string(what));
+    return static_cast<std::uint64_t>(x);
 }
 
 std::string gib_text(double bytes, int decimals) {
