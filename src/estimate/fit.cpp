@@ -7,11 +7,7 @@ namespace {
 
 bool fits(const model_desc& m, const inference_params& p, std::uint64_t budget) {
     auto e = estimate_inference(m, p);
-    if (!e) return false;
-    for (const auto& d : e->devices)
-        if (d.kind != device_kind::cpu || p.device == device_kind::cpu)
-            if (d.total_bytes() > static_cast<std::int64_t>(budget)) return false;
-    return true;
+    return e && memory_need(*e, p.device) <= static_cast<std::int64_t>(budget);
 }
 
 /// Largest v in [1, hi] with ok(v), assuming ok is monotone (true then false); 0 when ok(1) fails.
@@ -29,6 +25,20 @@ template <class F> std::uint64_t largest(std::uint64_t hi, F ok) {
 }
 
 } // namespace
+
+std::int64_t memory_need(const inference_estimate& e, device_kind placed) {
+    std::int64_t need   = 0;
+    bool on_accelerator = false;
+    for (const auto& d : e.devices)
+        if (placed == device_kind::cpu || d.kind != device_kind::cpu) {
+            need           = std::max(need, d.total_bytes());
+            on_accelerator = true;
+        }
+    if (!on_accelerator)
+        for (const auto& d : e.devices)
+            need = std::max(need, d.total_bytes());
+    return std::max<std::int64_t>(need, 0);
+}
 
 fit_answer fit_in_memory(const model_desc& m, const inference_params& p, std::uint64_t budget) {
     fit_answer a;

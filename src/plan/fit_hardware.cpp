@@ -15,14 +15,6 @@ constexpr const char* gguf_precisions[] = {"f16", "q8_0", "q4_k_m"};
 /// and 4-bit AWQ (the common pre-quantized 4-bit checkpoint format vLLM serves).
 constexpr const char* gpu_precisions[] = {"bf16", "fp8", "awq"};
 
-/// Largest per-device total, counting the host-side buffers only on a CPU machine (as fit_in_memory).
-std::uint64_t need_bytes(const inference_estimate& e, device_kind device) {
-    std::int64_t need = 0;
-    for (const auto& d : e.devices)
-        if (d.kind != device_kind::cpu || device == device_kind::cpu) need = std::max(need, d.total_bytes());
-    return static_cast<std::uint64_t>(std::max<std::int64_t>(need, 0));
-}
-
 } // namespace
 
 result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector<model_desc>& models,
@@ -92,7 +84,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
             if (!e) {
                 row.error = e.error().what();
             } else {
-                row.need_bytes = need_bytes(*e, p.device);
+                row.need_bytes = static_cast<std::uint64_t>(memory_need(*e, p.device));
                 row.fits       = row.need_bytes <= r.budget_bytes;
                 row.headroom_bytes =
                     static_cast<std::int64_t>(r.budget_bytes) - static_cast<std::int64_t>(row.need_bytes);

@@ -1,6 +1,7 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
 
@@ -103,18 +104,6 @@ inference_params for_nodes(inference_params p, unsigned count, unsigned nodes) {
     return p;
 }
 
-/// What must fit the placement's memory: the accelerators' largest device on a GPU (the host side
-/// of a llama.cpp GPU run is checked against RAM separately), the whole CPU device on a CPU.
-std::int64_t device_need(const inference_estimate& e, device_kind placed) {
-    std::int64_t need = 0;
-    for (const auto& dev : e.devices)
-        if (placed == device_kind::cpu || dev.kind != device_kind::cpu) need = std::max(need, dev.total_bytes());
-    if (need == 0)
-        for (const auto& dev : e.devices)
-            need = std::max(need, dev.total_bytes());
-    return need;
-}
-
 std::int64_t host_need(const inference_estimate& e) {
     std::int64_t host = 0;
     for (const auto& dev : e.devices)
@@ -136,7 +125,7 @@ std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, 
         const std::int64_t mid = (lo + hi) / 2;
         p.gpu_layers           = mid;
         auto e                 = estimate_inference(m, p);
-        if (e && device_need(*e, p.device) <= have) {
+        if (e && memory_need(*e, p.device) <= have) {
             best = offload_fit{p, std::move(*e)};
             lo   = mid + 1;
         } else {
@@ -169,7 +158,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
             c.reasons.push_back(fmt::format("cannot estimate: {}", e.error().what()));
             return c;
         }
-        need = device_need(*e, q.device);
+        need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
         const double usable = q.engine == engine_kind::vllm ? q.gpu_memory_utilization : 1.0;
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
@@ -189,7 +178,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         if (off) {
             p                       = off->params;
             est                     = off->estimate;
-            need                    = device_need(*est, p.device);
+            need                    = memory_need(*est, p.device);
             const std::int64_t host = host_need(*est);
             c.reasons.push_back(fmt::format("offload: {} of {} layers on the GPU (-ngl {}), the rest in RAM ({} there)",
                                             p.gpu_layers, m.n_layer, p.gpu_layers,
