@@ -85,8 +85,8 @@ result<std::uint64_t> parse_count(std::string_view s, std::string_view what) {
         }
     }
     if (used == 0 || used != v.size() || !(x >= 1) || x > 1e18)
-        return make_error(error_code::bad_value,
-                          fmt::format("\"{}\"; expected a count such as 100M, 2B or 5e8", v), std::string(what));
+        return make_error(error_code::bad_value, fmt::format("\"{}\"; expected a count such as 100M, 2B or 5e8", v),
+                          std::string(what));
     return static_cast<std::uint64_t>(x);
 }
 
