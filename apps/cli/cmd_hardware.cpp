@@ -78,6 +78,7 @@ struct hardware_opts {
     std::string hardware_file;
     std::vector<std::string> filter;
     std::string name;
+    bool probe = false;
 };
 
 hardware_catalog load_catalog(const hardware_opts& o) {
@@ -88,7 +89,9 @@ hardware_catalog load_catalog(const hardware_opts& o) {
 }
 
 void run_local(const hardware_opts& o) {
-    const auto m   = detect_local_hardware();
+    detect_options dopts;
+    if (o.probe) dopts.bandwidth_cache = bandwidth_cache_mode::refresh;
+    const auto m   = detect_local_hardware(dopts);
     const auto cat = load_catalog(o);
     const auto d   = to_device_spec(m, cat);
     if (o.json) {
@@ -101,8 +104,8 @@ void run_local(const hardware_opts& o) {
                 {"via",                g.via                   }
             });
         json j = {
-            {"machine",        device_json(d)                                 },
-            {"os",             m.os                                           },
+            {"machine",        device_json(d)                              },
+            {"os",             m.os                                        },
             {"cpu",
              {{"model", m.cpu.model},
               {"sockets", m.cpu.sockets},
@@ -110,14 +113,16 @@ void run_local(const hardware_opts& o) {
               {"threads", m.cpu.threads},
               {"avx2", m.cpu.flags_known ? json(m.cpu.avx2) : json(nullptr)},
               {"avx512f", m.cpu.flags_known ? json(m.cpu.avx512f) : json(nullptr)},
-              {"amx", m.cpu.flags_known ? json(m.cpu.amx) : json(nullptr)}}   },
+              {"amx", m.cpu.flags_known ? json(m.cpu.amx) : json(nullptr)}}},
             {"ram",
              {{"total_bytes", opt(m.ram.total_bytes)},
               {"available_bytes", opt(m.ram.available_bytes)},
-              {"measured_read_bytes_per_s", opt(m.measured_read_bytes_per_s)}}},
-            {"gpus",           gpus                                           },
-            {"unified_memory", m.unified_memory                               },
-            {"missing",        m.missing                                      },
+              {"measured_read_bytes_per_s", opt(m.measured_read_bytes_per_s)},
+              {"measured_read_cached", m.bandwidth_from_cache},
+              {"bandwidth_cache_file", bandwidth_cache_path(dopts)}}       },
+            {"gpus",           gpus                                        },
+            {"unified_memory", m.unified_memory                            },
+            {"missing",        m.missing                                   },
         };
         print_json(j);
         return;
@@ -128,8 +133,11 @@ void run_local(const hardware_opts& o) {
                yes(d.amx));
     if (!d.cpu_link.empty())
         fmt::print("           catalog: {}, {} DRAM peak\n", d.cpu_link, gbs(d.host_memory_bandwidth_bytes_per_s));
-    fmt::print("  RAM      {} total, {} available; reads at {} (measured now)\n", gib(m.ram.total_bytes),
-               gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s));
+    fmt::print("  RAM      {} total, {} available; reads at {} ({})\n", gib(m.ram.total_bytes),
+               gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s),
+               m.bandwidth_from_cache
+                   ? fmt::format("measured before, cached in {}; --probe measures again", bandwidth_cache_path(dopts))
+                   : std::string("measured now"));
     if (m.gpus.empty()) fmt::print("  GPU      none found (CPU only)\n");
     for (const auto& g : m.gpus)
         fmt::print("  GPU      {} ({} total, {} used; via {})\n", g.name, gib(g.memory_total_bytes),
@@ -209,6 +217,7 @@ void add_hardware_command(CLI::App& app) {
     auto* hw = app.add_subcommand("hardware", "This machine (CPU, RAM, GPUs), or the hardware catalog");
     hw->add_flag("--json", o->json, "JSON output");
     hw->add_option("--hardware-file", o->hardware_file, "CSV of your own machines (same format as the catalog)");
+    hw->add_flag("--probe", o->probe, "Measure this machine's memory bandwidth again and cache it");
     hw->require_subcommand(0, 1);
 
     auto* list = hw->add_subcommand("list", "List the catalog (GPUs, CPUs, machines, cloud instances)");
