@@ -2,6 +2,7 @@
 // requests, caches, errors. Expected figures are worked out by hand beside each test.
 #include "hub_server.h"
 #include "llmplan/load.h"
+#include "unit/cli_run.h"
 
 #include <chrono>
 #include <filesystem>
@@ -18,8 +19,8 @@ using test::fresh_environment;
 load_options quick() {
     load_options o;
     o.progress     = false;
-    o.timeout      = std::chrono::milliseconds(2000);
-    o.backoff_base = std::chrono::milliseconds(10); // the retry rule is tested, not its wall time
+    o.timeout      = std::chrono::milliseconds(10000); // the default: a loaded CI machine builds the fake repos slowly
+    o.backoff_base = std::chrono::milliseconds(10);    // the retry rule is tested, not its wall time
     return o;
 }
 
@@ -298,6 +299,25 @@ TEST(Hub, RefreshFetchesAgain) {
     opt.refresh = true;
     ASSERT_TRUE(load_model("hf:testorg/SmolLM2-135M", opt));
     EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 1u);
+}
+
+TEST(HubCli, InspectEstimateAndOffline) {
+    fresh_environment();
+    auto r = test::run_cli("inspect hf:testorg/SmolLM2-135M --json --timeout 5");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["model"]["n_params"], 134515008u);
+    EXPECT_EQ(j["model"]["origin"]["kind"], "hub");
+    EXPECT_EQ(j["model"]["origin"]["commit"], "a13a13e1d615ea533b21d9445ec1b0f8da66723a");
+    r = test::run_cli("estimate hf:testorg/SmolLM2-135M --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_GT(nlohmann::json::parse(r.out)["devices"][0]["total_bytes"].get<std::uint64_t>(), 2 * 134515008u);
+    // --offline before or after the subcommand; a model never fetched: exit 2, nothing on stdout.
+    for (const char* args : {"--offline inspect hf:testorg/gated-model", "inspect hf:testorg/gated-model --offline"}) {
+        r = test::run_cli(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
 }
 
 } // namespace
