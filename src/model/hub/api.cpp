@@ -52,6 +52,35 @@ std::string server_message(const http_response& r) {
     return {};
 }
 
+/// Field names of one listing's entries: the Hub's tree ("type", "path", "size"; files are
+/// "file") or ModelScope's ("Type", "Path", "Size"; files are "blob").
+struct entry_keys {
+    const char *type, *path, *size, *file;
+};
+
+/// One listing entry: a file (path checked, size read), nullopt for a folder, or an error at `at`.
+result<std::optional<repo_file>> file_entry(const json& e, const entry_keys& k, const std::string& at) {
+    if (!e.is_object()) return make_error(error_code::bad_value, "listing entry is not an object", at);
+    const auto type = e.find(k.type);
+    const auto path = e.find(k.path);
+    if (type == e.end() || !type->is_string() || path == e.end() || !path->is_string())
+        return make_error(error_code::missing_field,
+                          fmt::format("entry without \"{}\" and \"{}\" strings", k.type, k.path), at);
+    if (type->get_ref<const std::string&>() != k.file) return std::optional<repo_file>();
+    const auto& p = path->get_ref<const std::string&>();
+    if (!safe_repo_path(p))
+        return make_error(error_code::bad_value,
+                          fmt::format("path \"{}\" is not a relative path inside the repo", detail::printable(p)), at);
+    std::optional<std::uint64_t> size;
+    if (const auto s = e.find(k.size); s != e.end()) size = as_size(*s);
+    // Hub tree entries of LFS files carry the file's size in lfs.size too (hub-api.md §1.3).
+    if (const auto lfs = e.find("lfs"); lfs != e.end() && lfs->is_object())
+        if (const auto s = lfs->find("size"); s != lfs->end() && as_size(*s)) size = as_size(*s);
+    if (!size)
+        return make_error(error_code::missing_field, fmt::format("entry without a non-negative \"{}\"", k.size), at);
+    return std::optional<repo_file>(repo_file{p, *size});
+}
+
 } // namespace
 
 result<model_info> parse_model_info(std::string_view text, std::string_view label) {
@@ -85,24 +114,9 @@ result<std::vector<repo_file>> parse_tree_page(std::string_view text, std::strin
     std::vector<repo_file> out;
     std::size_t i = 0;
     for (const auto& e : *doc) {
-        const std::string at = fmt::format("{}:/{}", label, i++);
-        if (!e.is_object()) return make_error(error_code::bad_value, "tree entry is not an object", at);
-        const auto type = e.find("type");
-        const auto path = e.find("path");
-        if (type == e.end() || !type->is_string() || path == e.end() || !path->is_string())
-            return make_error(error_code::missing_field, "tree entry without \"type\" and \"path\" strings", at);
-        if (type->get_ref<const std::string&>() != "file") continue;
-        const auto& p = path->get_ref<const std::string&>();
-        if (!safe_repo_path(p))
-            return make_error(error_code::bad_value,
-                              fmt::format("path \"{}\" is not a relative path inside the repo", detail::printable(p)),
-                              at);
-        std::optional<std::uint64_t> size;
-        if (const auto s = e.find("size"); s != e.end()) size = as_size(*s);
-        if (const auto lfs = e.find("lfs"); lfs != e.end() && lfs->is_object())
-            if (const auto s = lfs->find("size"); s != lfs->end() && as_size(*s)) size = as_size(*s);
-        if (!size) return make_error(error_code::missing_field, "tree entry without a non-negative \"size\"", at);
-        out.push_back({p, *size});
+        auto f = file_entry(e, {"type", "path", "size", "file"}, fmt::format("{}:/{}", label, i++));
+        if (!f) return f.error();
+        if (*f) out.push_back(std::move(**f));
     }
     return out;
 }
@@ -146,23 +160,10 @@ result<std::vector<repo_file>> parse_ms_files(std::string_view text, std::string
         return make_error(error_code::missing_field, "no Data.Files array", std::string(label));
     std::vector<repo_file> out;
     std::size_t i = 0;
-    for (const auto& f : (*data)["Files"]) {
-        const std::string at = fmt::format("{}:/Data/Files/{}", label, i++);
-        if (!f.is_object()) return make_error(error_code::bad_value, "file entry is not an object", at);
-        const auto type = f.find("Type");
-        const auto path = f.find("Path");
-        if (type == f.end() || !type->is_string() || path == f.end() || !path->is_string())
-            return make_error(error_code::missing_field, "file entry without \"Type\" and \"Path\" strings", at);
-        if (type->get_ref<const std::string&>() != "blob") continue;
-        const auto& p = path->get_ref<const std::string&>();
-        if (!safe_repo_path(p))
-            return make_error(error_code::bad_value,
-                              fmt::format("path \"{}\" is not a relative path inside the repo", detail::printable(p)),
-                              at);
-        const auto size = f.find("Size");
-        if (size == f.end() || !as_size(*size))
-            return make_error(error_code::missing_field, "file entry without a non-negative \"Size\"", at);
-        out.push_back({p, *as_size(*size)});
+    for (const auto& e : (*data)["Files"]) {
+        auto f = file_entry(e, {"Type", "Path", "Size", "blob"}, fmt::format("{}:/Data/Files/{}", label, i++));
+        if (!f) return f.error();
+        if (*f) out.push_back(std::move(**f));
     }
     return out;
 }

@@ -126,6 +126,9 @@ class curl_transport final : public http_transport {
         // A read timeout: under 1 byte/s for the whole timeout aborts (huggingface_hub's 10 s read timeout).
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, timeout_s);
+        // And a bound on the whole transfer, so that a server trickling a byte a second ends too: 30
+        // timeouts (5 minutes at the default) carry a 16 MiB GGUF chunk at 56 kB/s.
+        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout.count()) * 30);
         curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
         curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
