@@ -261,6 +261,11 @@ TEST(Hub, LocalHuggingFaceCacheReadsWithoutNetwork) {
         EXPECT_EQ(m->origin.commit, "0123456789abcdef0123456789abcdef01234567");
         EXPECT_EQ(m->n_embd, 8u); // llama-2-tiny-random.gguf: embedding width 8 (tests/data/gguf/README.md)
     }
+    // No refs/main (a download by commit): the one snapshot there is.
+    fs::remove(dir / "hf" / "hub" / "models--someone--tiny-GGUF" / "refs" / "main");
+    auto no_ref = load_model("hf:someone/tiny-GGUF", quick());
+    ASSERT_TRUE(no_ref) << no_ref.error().what();
+    EXPECT_EQ(no_ref->origin.kind, "hf-cache");
     // A config alone is enough offline (weights from the formula).
     write_hf_cache(dir / "hf" / "hub", "models--someone--smol", "config.json",
                    fs::path(LLMPLAN_SOURCE_DIR) / "tests/hub/data/SmolLM2-135M.config.json");

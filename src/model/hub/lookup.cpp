@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <vector>
 
 namespace llmplan::hub {
 namespace fs = std::filesystem;
@@ -33,9 +34,16 @@ std::optional<result<model_desc>> from_hf_cache(const model_name& n, const envir
     const fs::path repo_dir = fs::path(env.hf_hub_cache) / folder;
     const std::string rev   = n.revision.empty() ? "main" : n.revision;
     std::string commit      = is_commit(rev) ? rev : read_small(repo_dir / "refs" / rev);
+    std::error_code ec;
+    if (!is_commit(commit) && n.revision.empty()) { // no refs/main: the one snapshot there is, as llama.cpp does
+        std::vector<std::string> snaps;
+        for (fs::directory_iterator it(repo_dir / "snapshots", ec), end; !ec && it != end && snaps.size() < 2;
+             it.increment(ec))
+            snaps.push_back(it->path().filename().string());
+        if (snaps.size() == 1) commit = snaps.front();
+    }
     if (!safe_repo_path(rev) || !is_commit(commit)) return std::nullopt;
     const fs::path snap = repo_dir / "snapshots" / commit;
-    std::error_code ec;
     if (!fs::is_directory(snap, ec)) return std::nullopt;
     auto m = read_local_dir(snap.string(), n.quant, n.repo, offline);
     if (m && *m) {
@@ -122,7 +130,8 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
         auto c = resolve_commit(s, cache, n, rev);
         if (!c) {
             error e = c.error();
-            if (e.code == error_code::file_not_found && !n.prefixed) e.message += suggestions(n.repo);
+            if (!n.prefixed) // a bare name may have meant a catalog id
+                e.message = "not a catalog id nor in the local caches; " + e.message + suggestions(n.repo);
             return e;
         }
         commit = *c;
