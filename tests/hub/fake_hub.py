@@ -238,7 +238,28 @@ class Repo:
             return self._files
 
 
+def edge_header_repo():
+    """A safetensors header of exactly 100,000 bytes: one byte past what a first read of 100,000
+    bytes holds after the 8-byte length (huggingface_hub issue #4602's nvidia/GLM-5-NVFP4 shard)."""
+    cfg = config_text("SmolLM2-135M")
+    head, data = safetensors_header(llama_hf_tensors(json.loads(cfg)))
+    js = head[8:].rstrip(b" ")
+    js += b" " * (100000 - len(js))
+    return {"config.json": VFile(cfg, lfs=False), "model.safetensors": VFile(struct.pack("<Q", len(js)) + js,
+                                                                              8 + len(js) + data)}
+
+
+def huge_headers_repo():
+    """Headers past the caps: a safetensors N of 200 MB, a GGUF string of 100 MB (zeros follow)."""
+    st = struct.pack("<Q", 200_000_000) + b"{"
+    gg = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 100_000_000) + b"general.x"
+    return {"config.json": VFile(config_text("SmolLM2-135M"), lfs=False),
+            "model.safetensors": VFile(st, 300_000_000), "big-Q8_0.gguf": VFile(gg, 200_000_000)}
+
+
 REPOS = {r.name: r for r in [
+    Repo("testorg/edge-header", edge_header_repo),
+    Repo("hostile/huge", huge_headers_repo),
     Repo("testorg/Llama-3.1-70B-Instruct", lambda: sharded_repo("Llama-3.1-70B-Instruct", 30)),
     Repo("testorg/Llama-3.1-8B-Instruct-GGUF", gguf_repo),
     Repo("testorg/SmolLM2-135M", lambda: single_repo("SmolLM2-135M")),

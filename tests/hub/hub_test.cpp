@@ -223,6 +223,27 @@ TEST(Hub, LyingSizesAndRedirectLoopsAreErrors) {
     EXPECT_NE(m.error().message.find("redirect loop"), std::string::npos) << m.error().what();
 }
 
+TEST(Hub, HeaderOfExactly100000Bytes) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/edge-header", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    // bytes 0-99999 hold 99,992 header bytes; the last 8 take a second read.
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 2u);
+}
+
+TEST(Hub, HeadersPastTheCapsAreRefused) {
+    fresh_environment();
+    auto m = load_model("hf:hostile/huge", quick()); // safetensors N = 200,000,000 > 100 MiB
+    ASSERT_FALSE(m);
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 1u) << m.error().what(); // refused before fetching it
+    fake_hub::get().reset();
+    m = load_model("hf:hostile/huge:Q8_0", quick()); // a GGUF key of 100 MB
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("64 MiB"), std::string::npos) << m.error().what();
+    EXPECT_LE(kind_bytes(fake_hub::get().stats(), "cdn"), std::uint64_t{64} << 20);
+}
+
 TEST(Hub, NetworkDownAndOfflineWithNothingCached) {
     fresh_environment();
     ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1); // nothing listens on port 1

@@ -23,6 +23,8 @@ const std::string* http_response::header(std::string_view name) const {
 
 namespace {
 
+constexpr std::uint64_t redirect_body_bytes = 64u << 10;
+
 struct transfer {
     CURL* curl              = nullptr;
     const http_request* req = nullptr;
@@ -62,6 +64,9 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
         long status = 0;
         curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
         t->keep = t->req->max_body_bytes;
+        // A redirect's body is read (curl resolves Location only for a transfer that ends well) but
+        // not kept; 64 KiB bounds it (the Hub's are under 1 kB).
+        if (status >= 300 && status < 400) t->skip = redirect_body_bytes, t->keep = 0;
         if (t->req->range && status == 200) { // the server ignored Range: take our slice of the whole
             t->resp->range_ignored = true;
             t->skip                = t->req->range->first;
