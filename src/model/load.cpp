@@ -4,6 +4,7 @@
 #include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/safetensors.h"
+#include "llmplan/suggest.h"
 #include "model/arch_tensors.h"
 
 #include <filesystem>
@@ -105,9 +106,9 @@ result<model_desc> load_model(std::string_view spec) {
         return load_config_file(p);
     }
     if (const auto* e = find_in_catalog(spec)) return load_catalog_model(*e);
-    return make_error(error_code::file_not_found,
-                      "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)",
-                      std::string(spec));
+    std::string msg = "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)";
+    if (const auto s = suggest_models(spec, 3); !s.empty()) msg += "; did you mean " + format_suggestions(s) + "?";
+    return make_error(error_code::file_not_found, msg, std::string(spec));
 }
 
 } // namespace llmplan

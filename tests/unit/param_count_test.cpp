@@ -39,6 +39,27 @@ constexpr expected_count hub_totals[] = {
     // Llama-2-7B Hub total 6,738,417,664 also counts 32 rotary inv_freq buffers of 64 floats
     // (2,048), which are not parameters.
     {"meta-llama/Llama-2-7b-hf",                   6'738'415'616, 0},
+    // Round 3 (data/models/SOURCES.md): Hub totals as scraped by AlexsJones/llmfit
+    // llmfit-core/data/hf_models.json @ 026ac571 (the Hub API's safetensors.total).
+    {"Qwen/Qwen3-Coder-480B-A35B-Instruct",      480'154'875'392, 0},
+    {"meta-llama/Llama-3.2-3B",                    3'212'749'824, 0},
+    {"CohereForAI/aya-23-8B",                      8'028'033'024, 0}, // listed as CohereLabs/aya-23-8B
+    {"bigcode/gpt_bigcode-santacoder",             1'124'886'528, 0},
+    {"microsoft/phi-1_5",                          1'418'270'720, 0},
+    {"Qwen/Qwen2-0.5B-Instruct",                     494'032'768, 0},
+    {"HuggingFaceTB/SmolLM-135M",                    134'515'008, 0},
+    {"HuggingFaceTB/SmolLM-1.7B",                  1'711'376'384, 0},
+    {"Qwen/Qwen1.5-MoE-A2.7B",                    14'315'784'192, 0},
+    // Siblings sharing a config (shapes verified equal by these totals; SOURCES.md, "shared").
+    {"Qwen/Qwen3-8B-Base",                         8'190'735'360, 0},
+    {"Qwen/Qwen2.5-72B-Instruct",                 72'706'203'648, 0},
+    {"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",  32'763'876'352, 0},
+    {"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",      8'190'735'360, 0},
+    {"meta-llama/Llama-3.2-1B",                    1'235'814'400, 0},
+    {"mistralai/Mixtral-8x7B-Instruct-v0.1",      46'702'792'704, 0},
+    {"google/gemma-2-27b-it",                     27'227'128'320, 0},
+    {"deepseek-ai/DeepSeek-V2-Lite-Chat",         15'706'484'224, 0},
+    {"allenai/OLMo-2-0325-32B-Instruct",          32'234'279'936, 0},
 };
 // clang-format on
 
@@ -94,6 +115,37 @@ TEST(param_count, head_dim_is_read_not_derived) {
     EXPECT_EQ(g->layers[0].head_dim_k, 256u);
     EXPECT_EQ(g->layers[0].n_swa, 4096u); // layer 0 slides, layer 1 is global
     EXPECT_EQ(g->layers[1].n_swa, 0u);
+}
+
+// SmolLM3-3B: Llama blocks with embeddings tied by default (configuration_smollm3.py), by hand:
+// 128256 x 2048 embedding + 36 x (q,o 2048^2 each + k,v 2048 x 512 each + 3 x 2048 x 11008 + 2 norms)
+// + final norm = 3,075,098,624; the model card says 3.08B. Untied it would be 262,668,288 more.
+TEST(param_count, smollm3_ties_embeddings_by_default) {
+    const std::uint64_t layer = 2ull * 2048 * 2048 + 2ull * 2048 * 512 + 3ull * 2048 * 11008 + 2 * 2048;
+    EXPECT_EQ(count_params(*load_model("HuggingFaceTB/SmolLM3-3B")).total, 128256ull * 2048 + 36 * layer + 2048);
+}
+
+// Kimi K2 ships DeepseekV3ForCausalLM weights under model_type kimi_k2 (an alias of deepseek_v3):
+// the card says 1T total and 32B activated. The Hub total, 1,026,470,731,056, also counts the FP8
+// block scales (62.5M of them by the 128x128 block arithmetic), so it is a bound, not the value.
+TEST(param_count, kimi_k2_reads_as_deepseek_v3) {
+    const auto c = count_params(*load_model("moonshotai/Kimi-K2-Instruct"));
+    EXPECT_EQ(c.total, 1'026'408'232'448u);
+    EXPECT_LT(c.total, 1'026'470'731'056u);
+    EXPECT_GT(c.active, 32'000'000'000u);
+    EXPECT_LT(c.active, 33'000'000'000u);
+}
+
+// Every built-in model loads and sizes: a config the readers cannot take has no place in the catalog.
+TEST(catalog, every_model_loads) {
+    EXPECT_GE(catalog().size(), 160u);
+    for (const auto& e : catalog()) {
+        auto m = load_catalog_model(e);
+        ASSERT_TRUE(m.has_value()) << e.id << ": " << m.error().what();
+        const auto c = count_params(*m);
+        EXPECT_GT(c.total, 1'000'000u) << e.id;
+        EXPECT_LE(c.active, c.total) << e.id;
+    }
 }
 
 TEST(catalog, lookup_is_case_insensitive_with_aliases) {
