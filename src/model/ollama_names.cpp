@@ -25,6 +25,10 @@ constexpr std::array table{
     ollama_name{"llama2",       "7b",    "meta-llama/Llama-2-7b-chat-hf",           "meta-llama/Llama-2-7b-hf",       "Q4_0"},
     ollama_name{"llama2",       "13b",   "meta-llama/Llama-2-13b-chat-hf",          "meta-llama/Llama-2-13b-hf",      "Q4_0"},
     ollama_name{"llama2",       "70b",   "meta-llama/Llama-2-70b-chat-hf",          "meta-llama/Llama-2-70b-hf",      "Q4_0"},
+    ollama_name{"llama4",       "16x17b","meta-llama/Llama-4-Scout-17B-16E-Instruct",     "",                         q4},
+    ollama_name{"llama4",       "scout", "meta-llama/Llama-4-Scout-17B-16E-Instruct",     "",                         q4},
+    ollama_name{"llama4",       "128x17b","meta-llama/Llama-4-Maverick-17B-128E-Instruct", "",                         q4},
+    ollama_name{"llama4",       "maverick","meta-llama/Llama-4-Maverick-17B-128E-Instruct","",                         q4},
     ollama_name{"qwen3",        "0.6b",  "Qwen/Qwen3-0.6B",                         "Qwen/Qwen3-0.6B-Base",           q4},
     ollama_name{"qwen3",        "1.7b",  "Qwen/Qwen3-1.7B",                         "Qwen/Qwen3-1.7B-Base",           q4},
     ollama_name{"qwen3",        "4b",    "Qwen/Qwen3-4B",                           "Qwen/Qwen3-4B-Base",             q4},
@@ -110,8 +114,8 @@ constexpr std::array table{
 };
 
 // What `ollama pull FAMILY` (tag "latest") fetches: the size each library page marks "latest".
-constexpr std::array<std::array<std::string_view, 2>, 30> latest{{
-    {"llama3.1", "8b"}, {"llama3.2", "3b"}, {"llama3.3", "70b"}, {"llama3", "8b"}, {"llama2", "7b"},
+constexpr std::array<std::array<std::string_view, 2>, 31> latest{{
+    {"llama4", "16x17b"}, {"llama3.1", "8b"}, {"llama3.2", "3b"}, {"llama3.3", "70b"}, {"llama3", "8b"}, {"llama2", "7b"},
     {"qwen3", "8b"}, {"qwen3-coder", "30b"}, {"qwen3-vl", "8b"}, {"qwen2.5", "7b"}, {"qwen2", "7b"},
     {"qwen", "4b"}, {"gemma3", "4b"}, {"gemma3n", "e4b"}, {"gemma2", "9b"}, {"gemma", "7b"},
     {"gpt-oss", "20b"}, {"deepseek-r1", "8b"}, {"deepseek-v3", "671b"}, {"deepseek-v2", "16b"},

@@ -136,6 +136,29 @@ TEST(param_count, kimi_k2_reads_as_deepseek_v3) {
     EXPECT_LT(c.active, 33'000'000'000u);
 }
 
+// Llama 4 Maverick: the Hub total 401,583,781,376 (llmfit scrape) is the language model plus the
+// vision tower and projector, which llmplan does not count. The vision part by hand from
+// modeling_llama4.py and the config's vision_config (hidden 1408, 34 layers, MLP 5632, patch 14,
+// image 336, projector 4096 -> 5120): patch linear 3*14*14*1408 + class embedding 1408 + positions
+// 577*1408 + 2 LayerNorms 4*1408 + 34 layers x (4 biased 1408^2 linears + biased 1408<->5632 MLP +
+// 2 LayerNorms) + pixel-shuffle MLP 5632*4096 + 4096*4096 + projector 4096*5120 = 871,932,416.
+TEST(param_count, llama4_maverick_plus_vision_is_the_hub_total) {
+    const std::uint64_t h = 1408, f = 5632;
+    const std::uint64_t layer = 4 * (h * h + h) + (h * f + f) + (f * h + h) + 4 * h;
+    const std::uint64_t vision =
+        3 * 14 * 14 * h + h + 577 * h + 4 * h + 34 * layer + f * 4096 + 4096ull * 4096 + 4096ull * 5120;
+    ASSERT_EQ(vision, 871'932'416u);
+    const auto c = count_params(*load_model("meta-llama/Llama-4-Maverick-17B-128E-Instruct"));
+    EXPECT_EQ(c.total + vision, 401'583'781'376u);
+    // The card's "17B active": shared parts + 1 of 128 experts in the 24 MoE layers.
+    EXPECT_EQ(c.active, c.total - 24ull * 127 * 3 * 5120 * 8192);
+    // Scout: every layer MoE (16 experts), card "109B total, 17B active" with the vision tower.
+    const auto s = count_params(*load_model("meta-llama/Llama-4-Scout-17B-16E-Instruct"));
+    EXPECT_EQ(s.active, s.total - 48ull * 15 * 3 * 5120 * 8192);
+    EXPECT_GT(s.total + vision, 108'500'000'000u); // "109B" rounded
+    EXPECT_LT(s.total + vision, 109'500'000'000u);
+}
+
 // Every built-in model loads and sizes: a config the readers cannot take has no place in the catalog.
 TEST(catalog, every_model_loads) {
     EXPECT_GE(catalog().size(), 160u);
