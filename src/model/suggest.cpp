@@ -121,6 +121,22 @@ std::optional<model_suggestion> from_ollama(std::string_view name) {
     return std::nullopt;
 }
 
+// A GGUF repo named the way llama.cpp -hf / Ollama hf.co/ name them ("hf.co/bartowski/Qwen2.5-7B-
+// Instruct-GGUF:Q4_K_M") -> the base repo name and the quant: the catalog holds the original model.
+std::string strip_repo_decorations(std::string n, std::string& quant) {
+    for (std::string_view prefix : {"hf:", "ms:", "hf.co/", "huggingface.co/"})
+        if (n.starts_with(prefix)) n.erase(0, prefix.size());
+    const auto slash = n.rfind('/');
+    const auto colon = n.find(':', slash == std::string::npos ? 0 : slash);
+    if (colon != std::string::npos) {
+        quant = ollama_quant(n.substr(colon + 1));
+        n.erase(colon);
+    }
+    if (const auto at = n.find('@', slash == std::string::npos ? 0 : slash); at != std::string::npos) n.erase(at);
+    if (n.ends_with("-gguf")) n.erase(n.size() - 5);
+    return n;
+}
+
 } // namespace
 
 std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t max) {
@@ -130,7 +146,8 @@ std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t 
 
     std::vector<candidate> c;
     if (name.size() <= max_compared_chars) {
-        const std::string full = lower(name);
+        std::string quant;
+        const std::string full = strip_repo_decorations(lower(name), quant);
         const auto slash       = full.rfind('/');
         const std::string key  = slash == std::string::npos ? full : full.substr(slash + 1);
         const std::string sq   = squeeze(key);
@@ -148,7 +165,7 @@ std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t 
             }
             if (score >= 0)
                 c.push_back({
-                    {e.id, "", true},
+                    {e.id, quant, true},
                     score
                 });
         }

@@ -57,6 +57,15 @@ TEST(suggest, near_misses_and_typos) {
     EXPECT_EQ(first("gpt-oss-20").id, "openai/gpt-oss-20b");
 }
 
+TEST(suggest, gguf_repo_names_give_the_original_model_and_the_quant) {
+    // llama.cpp -hf / Ollama hf.co/ spellings of a GGUF conversion of a catalog model.
+    const auto s = first("hf.co/bartowski/Qwen2.5-7B-Instruct-GGUF:Q4_K_M");
+    EXPECT_EQ(s.id, "Qwen/Qwen2.5-7B-Instruct");
+    EXPECT_EQ(s.quant, "Q4_K_M");
+    EXPECT_EQ(first("unsloth/gemma-3-27b-it-GGUF").id, "google/gemma-3-27b-it");
+    EXPECT_EQ(first("hf:meta-llama/Llama-3.1-8B-Instruct@main").quant, "");
+}
+
 TEST(suggest, nothing_close_gives_nothing_and_bad_input_is_bounded) {
     EXPECT_TRUE(suggest_models("xyzzy", 3).empty());
     EXPECT_TRUE(suggest_models("", 3).empty());
