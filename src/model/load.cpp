@@ -4,6 +4,7 @@
 #include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/safetensors.h"
+#include "llmplan/suggest.h"
 #include "model/arch_tensors.h"
 #include "model/hub/hub.h"
 #include "model/load_detail.h"
@@ -131,9 +132,9 @@ result<model_desc> load_model(std::string_view spec, const load_options& options
     if (!(name && (*name)->prefixed))
         if (const auto* e = find_in_catalog(spec)) return with_origin(load_catalog_model(*e), "catalog", e->id);
     if (name) return hub::load_hub_model(**name, options);
-    return make_error(error_code::file_not_found,
-                      "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)",
-                      std::string(spec));
+    std::string msg = "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)";
+    if (const auto s = suggest_models(spec, 3); !s.empty()) msg += "; did you mean " + format_suggestions(s) + "?";
+    return make_error(error_code::file_not_found, msg, std::string(spec));
 }
 
 } // namespace llmplan

@@ -1,6 +1,7 @@
 // A Hub name to a model: the local Hugging Face cache, the local ModelScope cache, then the Hub
 // or ModelScope (unless offline), pinning every request to one commit (hub-api.md §4, §7, §8).
 #include "llmplan/load.h"
+#include "llmplan/suggest.h"
 #include "model/hub/hub.h"
 
 #include <algorithm>
@@ -77,14 +78,10 @@ std::optional<result<model_desc>> from_ms_cache(const model_name& n, const envir
     return std::nullopt;
 }
 
-/// A few catalog ids close to the name, for "did you mean".
+/// "did you mean" from the catalog's suggestions (src/model/suggest.cpp).
 std::string suggestions(const std::string& repo) {
-    const std::string name = repo.substr(repo.find('/') + 1);
-    std::string out;
-    int shown = 0;
-    for (const auto* e : search_catalog(name))
-        if (shown++ < 3) out += (out.empty() ? "; did you mean: " : ", ") + e->id;
-    return out;
+    const auto s = suggest_models(repo, 3);
+    return s.empty() ? std::string{} : "; did you mean " + format_suggestions(s) + "?";
 }
 
 result<std::string> resolve_commit(session& s, const file_cache& cache, const model_name& n, const std::string& rev) {
