@@ -306,9 +306,9 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
+        Stats.add(kind, len(body))  # before the client can have it and ask for the counts
         self.end_headers()
         self.wfile.write(body)
-        Stats.add(kind, len(body))
 
     def error(self, status, code=None, msg="", extra=None):
         h = {"Content-Type": "application/json"}
@@ -484,8 +484,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Range", h["Content-Range"])
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body[:16])
             Stats.add("cdn", 16)
+            self.wfile.write(body[:16])
             self.wfile.flush()
             self.connection.shutdown(2)
             self.close_connection = True
