@@ -182,13 +182,13 @@ class progress {
   public:
     progress(bool enabled, std::size_t total_files);
     ~progress();
-    void file_done(std::uint64_t bytes);
+    /// One more file done; `fetched`: the run's bytes received so far.
+    void file_done(std::uint64_t fetched);
 
   private:
     bool on_;
     std::size_t total_;
     std::atomic<std::size_t> done_{0};
-    std::atomic<std::uint64_t> bytes_{0};
 };
 
 } // namespace llmplan::hub

@@ -107,7 +107,7 @@ result<model_desc> read_gguf_repo(remote_repo& r, const std::map<std::string, st
     parallel_for(parts.size(), [&](std::size_t i) {
         const auto& p = choice->all[i];
         parts[i]      = remote_gguf_header(r, p, sizes.at(p), i == 0 ? gguf_first_read : gguf_part_read);
-        bar.file_done(parts[i]->has_value() ? (*parts[i])->header_bytes : 0);
+        bar.file_done(r.net().stats.bytes);
     });
     const std::string in_repo = r.repo() + "/"; // headers are labelled "ORG/NAME/path"
     const auto reader         = [&](const std::string& label) -> result<gguf_file> {
@@ -163,7 +163,7 @@ result<model_desc> read_safetensors_repo(remote_repo& r, const std::map<std::str
     progress bar(opt.progress, files.size());
     parallel_for(files.size(), [&](std::size_t i) {
         headers[i] = remote_safetensors_header(r, files[i], sizes.at(files[i]));
-        bar.file_done(headers[i]->has_value() ? (*headers[i])->header_bytes + 8 : 0);
+        bar.file_done(r.net().stats.bytes);
     });
     const auto reader = [&](const std::string& name) -> result<safetensors_header> {
         const auto at = std::find(files.begin(), files.end(), name) - files.begin();

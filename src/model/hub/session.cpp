@@ -171,12 +171,11 @@ progress::~progress() {
     if (on_) std::fputs("\r\033[K", stderr);
 }
 
-void progress::file_done(std::uint64_t bytes) {
+void progress::file_done(std::uint64_t fetched) {
     const auto done = ++done_;
-    const auto b    = bytes_ += bytes;
     if (on_)
-        std::fprintf(stderr, "\r\033[Kllmplan: read headers of %zu/%zu files, %.1f MiB", done, total_,
-                     static_cast<double>(b) / (1 << 20));
+        std::fprintf(stderr, "\r\033[Kllmplan: read headers of %zu/%zu files, %.2f MiB fetched", done, total_,
+                     static_cast<double>(fetched) / (1 << 20));
 }
 
 } // namespace llmplan::hub
