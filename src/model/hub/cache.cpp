@@ -100,6 +100,10 @@ std::string remote_repo::url(const std::string& path) const {
                        url_encode(commit_, false), url_encode(path, false));
 }
 
+std::string remote_repo::label(std::string_view path) const {
+    return fmt::format("{}:{}{}{}", kind_ == hub_kind::hf ? "hf" : "ms", repo_, path.empty() ? "" : "/", path);
+}
+
 result<std::string> remote_repo::whole(const std::string& path, std::uint64_t cap) {
     const std::string key = "files/" + path;
     if (!refresh_)
@@ -108,7 +112,7 @@ result<std::string> remote_repo::whole(const std::string& path, std::uint64_t ca
     if (!r) return r.error();
     if (r->body.size() > cap)
         return make_error(error_code::bad_value, fmt::format("larger than {} bytes; expected a small JSON file", cap),
-                          repo_ + "/" + path);
+                          label(path));
     cache_.put(commit_, key, r->body);
     return std::move(r->body);
 }
@@ -116,7 +120,7 @@ result<std::string> remote_repo::whole(const std::string& path, std::uint64_t ca
 result<remote_repo::head> remote_repo::first_bytes(const std::string& path, std::uint64_t want,
                                                    std::uint64_t listed_size) {
     const std::string key   = "heads/" + path;
-    const std::string where = repo_ + "/" + path;
+    const std::string where = label(path);
     head h;
     bool known = false;
     if (!refresh_)

@@ -146,6 +146,8 @@ class remote_repo {
     /// The first `want` bytes of a file (by Range); `listed_size` is the tree's size (0 unknown).
     result<head> first_bytes(const std::string& path, std::uint64_t want, std::uint64_t listed_size);
     [[nodiscard]] std::string url(const std::string& path) const;
+    /// "hf:ORG/NAME/path" (ms: for ModelScope; "hf:ORG/NAME" for an empty path), naming a file in errors.
+    [[nodiscard]] std::string label(std::string_view path) const;
     [[nodiscard]] const std::string& repo() const { return repo_; }
     [[nodiscard]] const std::string& commit() const { return commit_; }
     [[nodiscard]] const std::string& revision() const { return revision_; }

@@ -61,7 +61,7 @@ std::span<const std::byte> as_bytes(const std::string& s) {
 }
 
 result<safetensors_header> remote_safetensors_header(remote_repo& r, const std::string& path, std::uint64_t listed) {
-    const std::string label = r.repo() + "/" + path;
+    const std::string label = r.label(path);
     auto h                  = r.first_bytes(path, safetensors_probe_bytes, listed);
     if (!h) return h.error();
     if (h->bytes.size() >= 8) {
@@ -77,7 +77,7 @@ result<safetensors_header> remote_safetensors_header(remote_repo& r, const std::
 
 result<gguf_file> remote_gguf_header(remote_repo& r, const std::string& path, std::uint64_t listed,
                                      std::uint64_t first) {
-    const std::string label = r.repo() + "/" + path;
+    const std::string label = r.label(path);
     for (std::uint64_t want = first;; want = std::min(gguf_max_header, want * 2)) {
         auto h = r.first_bytes(path, want, listed);
         if (!h) return h.error();
@@ -99,7 +99,7 @@ result<gguf_file> remote_gguf_header(remote_repo& r, const std::string& path, st
 result<model_desc> read_gguf_repo(remote_repo& r, const std::map<std::string, std::uint64_t>& sizes,
                                   const std::vector<std::string>& paths, std::string_view quant,
                                   const load_options& opt) {
-    auto choice = choose_gguf(paths, quant, "hf:" + r.repo());
+    auto choice = choose_gguf(paths, quant, r.label(""));
     if (!choice) return choice.error();
     // Every part's header at once (bounded); the split reader then takes them in order.
     std::vector<std::optional<result<gguf_file>>> parts(choice->all.size());
@@ -109,12 +109,12 @@ result<model_desc> read_gguf_repo(remote_repo& r, const std::map<std::string, st
         parts[i]      = remote_gguf_header(r, p, sizes.at(p), i == 0 ? gguf_first_read : gguf_part_read);
         bar.file_done(r.net().stats.bytes);
     });
-    const std::string in_repo = r.repo() + "/"; // headers are labelled "ORG/NAME/path"
+    const std::string in_repo = r.label("") + "/"; // headers are labelled "hf:ORG/NAME/path"
     const auto reader         = [&](const std::string& label) -> result<gguf_file> {
         const std::string p = label.starts_with(in_repo) ? label.substr(in_repo.size()) : label;
         for (std::size_t i = 0; i < parts.size(); ++i)
             if (choice->all[i] == p) return *parts[i];
-        return make_error(error_code::file_not_found, "split part is not in the repo", r.repo() + "/" + p);
+        return make_error(error_code::file_not_found, "split part is not in the repo", r.label(p));
     };
     auto g = detail::read_gguf_set(in_repo + choice->first, reader);
     if (!g) return g.error();
@@ -130,7 +130,7 @@ result<model_desc> read_safetensors_repo(remote_repo& r, const std::map<std::str
                                          const load_options& opt) {
     auto text = r.whole("config.json", max_config_bytes);
     if (!text) return text.error();
-    auto m = parse_hf_config(*text, r.repo() + "/config.json");
+    auto m = parse_hf_config(*text, r.label("config.json"));
     if (!m) return m;
     m->id = r.repo();
     m->origin.files.push_back("config.json");
@@ -139,7 +139,7 @@ result<model_desc> read_safetensors_repo(remote_repo& r, const std::map<std::str
     if (sizes.contains(std::string(index_name))) {
         auto t = r.whole(std::string(index_name), safetensors_max_header_bytes);
         if (!t) return t.error();
-        auto idx = parse_safetensors_index(*t, r.repo() + "/" + std::string(index_name));
+        auto idx = parse_safetensors_index(*t, r.label(index_name));
         if (!idx) return idx.error();
         m->origin.files.emplace_back(index_name);
         for (const auto& s : idx->shards)
@@ -158,7 +158,7 @@ result<model_desc> read_safetensors_repo(remote_repo& r, const std::map<std::str
     for (const auto& f : files)
         if (!sizes.contains(f))
             return make_error(error_code::file_not_found,
-                              fmt::format("shard {} named by the index is not in the repo", f), r.repo() + "/" + f);
+                              fmt::format("shard {} named by the index is not in the repo", f), r.label(f));
     std::vector<std::optional<result<safetensors_header>>> headers(files.size());
     progress bar(opt.progress, files.size());
     parallel_for(files.size(), [&](std::size_t i) {
