@@ -84,7 +84,8 @@ std::string suggestions(const std::string& repo) {
     return s.empty() ? std::string{} : "; did you mean " + format_suggestions(s) + "?";
 }
 
-result<std::string> resolve_commit(session& s, const file_cache& cache, const model_name& n, const std::string& rev) {
+result<std::string> resolve_commit(session& s, const file_cache& cache, const model_name& n, const std::string& rev,
+                                   model_info& info_out) {
     if (is_commit(rev)) return rev;
     const std::string label = "hf:" + n.repo + "@" + rev;
     if (s.offline()) {
@@ -94,7 +95,9 @@ result<std::string> resolve_commit(session& s, const file_cache& cache, const mo
                           label);
     }
     // The revision form pins branches, tags and commits; `sha` is the commit it resolved to (hub-api.md §1.1).
-    const std::string url = fmt::format("{}/api/models/{}/revision/{}?expand%5B%5D=sha&expand%5B%5D=gated",
+    // safetensors: the Hub's own parameter count, all a gated repo shows without access (hub-api.md §1.1).
+    const std::string url = fmt::format("{}/api/models/{}/revision/{}?expand%5B%5D=sha&expand%5B%5D=gated"
+                                        "&expand%5B%5D=safetensors",
                                         s.endpoint(), n.repo, url_encode(rev, false));
     auto r                = s.get(url, std::nullopt, max_info_bytes, {n.repo, rev, ""});
     if (!r) return r.error();
@@ -104,6 +107,7 @@ result<std::string> resolve_commit(session& s, const file_cache& cache, const mo
         return make_error(error_code::missing_field, "the model info has no 40-hex \"sha\"; expected the commit",
                           label);
     cache.put_ref(rev, info->sha);
+    info_out = *info;
     return info->sha;
 }
 
@@ -123,8 +127,9 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
     const bool hf         = n.kind == hub_kind::hf;
     const std::string rev = !n.revision.empty() ? n.revision : hf ? "main" : "master"; // ModelScope's default branch
     std::string commit    = rev;
+    model_info info;
     if (hf) {
-        auto c = resolve_commit(s, cache, n, rev);
+        auto c = resolve_commit(s, cache, n, rev, info);
         if (!c) {
             error e = c.error();
             if (!n.prefixed) // a bare name may have meant a catalog id
@@ -137,6 +142,14 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
     auto files = list_files(repo, cache, opt.refresh);
     if (!files) return files.error();
     auto m = read_repo(repo, *files, n.quant, opt);
+    if (!m && m.error().code == error_code::access_denied && info.safetensors_total) {
+        std::uint64_t bytes = 0; // what the listing shows of a repo whose files are refused
+        for (const auto& f : *files)
+            bytes += f.size;
+        error e = m.error();
+        e.message += fmt::format(" (the Hub lists {} parameters and {} bytes of files)", info.safetensors_total, bytes);
+        return e;
+    }
     if (!m) return m;
     m->origin.kind          = hf ? "hub" : "modelscope";
     m->origin.location      = s.endpoint() + "/" + n.repo;
