@@ -11,6 +11,7 @@
 #include <spawn.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 extern char** environ;
 
@@ -62,11 +63,23 @@ struct fake_hub {
     }
 };
 
+/// The test folders made by this process, removed when it ends (the caches hold MBs of headers).
+struct temp_folders {
+    std::vector<std::filesystem::path> dirs;
+    ~temp_folders() {
+        std::error_code ec;
+        for (const auto& d : dirs)
+            std::filesystem::remove_all(d, ec);
+    }
+};
+
 /// A fresh, empty set of caches and the Hub endpoint pointed at the stand-in (no token, online).
 inline std::filesystem::path fresh_environment() {
+    static temp_folders made;
     static int n   = 0;
     const auto dir = std::filesystem::temp_directory_path() /
                      ("llmplan-hub-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    made.dirs.push_back(dir);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     ::setenv("HF_ENDPOINT", fake_hub::get().url().c_str(), 1);
