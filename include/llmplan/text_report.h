@@ -9,6 +9,8 @@
 
 namespace llmplan {
 
+/// "URL (hub) at commit SHA" for a model read from a Hub or a local Hub cache; "" otherwise.
+std::string origin_to_text(const model_desc& m);
 std::string model_to_text(const model_desc& m);
 std::string inference_to_text(const model_desc& m, const inference_params& p, const inference_estimate& e);
 std::string fit_to_text(const fit_answer& a);

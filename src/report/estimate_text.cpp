@@ -40,6 +40,7 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
                          e.vllm_max_model_len);
     for (const auto& n : e.notes)
         s += "note      " + n + "\n";
+    if (const auto from = origin_to_text(m); !from.empty()) s += "read from " + from + "\n";
     return s;
 }
 
