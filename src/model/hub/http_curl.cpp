@@ -110,8 +110,11 @@ class curl_transport final : public http_transport {
     }
 
     result<http_response> get(const http_request& req) override {
-        std::unique_ptr<CURL, easy_free> curl(curl_easy_init());
+        // One handle per thread, reset for each request: its connection cache keeps the Hub's and
+        // the CDN's connections (and TLS sessions) open from one shard to the next.
+        thread_local std::unique_ptr<CURL, easy_free> curl(curl_easy_init());
         if (!curl) return make_error(error_code::network, "cannot start an HTTP transfer (libcurl)", req.url);
+        curl_easy_reset(curl.get());
         http_response resp;
         transfer t{curl.get(), &req, &resp};
         curl_slist* raw = nullptr;
