@@ -18,6 +18,8 @@ namespace {
 /// is tens of KB), so a server that pages forever ends with an error.
 constexpr int max_tree_pages              = 10000;
 constexpr std::uint64_t max_listing_bytes = std::uint64_t{64} << 20;
+/// All pages together: an entry is ~200 bytes, so 100k files list in ~20 MB; this bounds memory.
+constexpr std::uint64_t max_listing_total = std::uint64_t{256} << 20;
 constexpr std::uint64_t max_cached_file   = std::uint64_t{128} << 20;
 
 std::optional<std::string> read_file(const fs::path& p) {
@@ -195,12 +197,17 @@ result<std::vector<repo_file>> list_files(remote_repo& r, const file_cache& c, b
         // One listing of the pinned commit, every page (hub-api.md §1.3: follow Link rel="next").
         std::string url = fmt::format("{}/api/models/{}/tree/{}?recursive=true&expand=false", s.endpoint(), r.repo(),
                                       url_encode(r.commit(), false));
+        std::uint64_t listed = 0;
         for (int page = 0; !url.empty(); ++page) {
             if (page == max_tree_pages)
                 return make_error(error_code::bad_value, fmt::format("the tree listing has more than {} pages", page),
                                   "hf:" + r.repo());
             auto resp = s.get(url, std::nullopt, max_listing_bytes, what);
             if (!resp) return resp.error();
+            if ((listed += resp->body.size()) > max_listing_total)
+                return make_error(error_code::bad_value,
+                                  fmt::format("the tree listing goes past {} MiB", max_listing_total >> 20),
+                                  "hf:" + r.repo());
             auto files = parse_tree_page(resp->body, "hf:" + r.repo() + " tree listing");
             if (!files) return files.error();
             all.insert(all.end(), files->begin(), files->end());

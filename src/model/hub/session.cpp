@@ -25,6 +25,9 @@ constexpr int max_retries = 5;
 /// A wait the server asks for beyond this is reported instead of slept: a person at a terminal
 /// would rather be told when the window resets (the Hub's windows are 5 minutes, hub-api.md §2).
 constexpr std::chrono::seconds max_wait{30};
+/// All a run may fetch: the largest real cases are ~60 MB (Kimi-K2's index, hub-api.md §5.2) and
+/// 163 shards x 100 kB; 1 GiB bounds what a hostile server can make us hold.
+constexpr std::uint64_t max_run_bytes = std::uint64_t{1} << 30;
 
 /// "scheme://host:port" in lower case, the default port made explicit.
 std::string origin_of(std::string_view url) {
@@ -109,7 +112,10 @@ result<http_response> session::follow(const std::string& url, std::optional<byte
         auto r = transport_->get(req);
         stats.requests += 1;
         if (!r) return r;
-        stats.bytes += r->bytes_received;
+        if ((stats.bytes += r->bytes_received) > max_run_bytes)
+            return make_error(
+                error_code::bad_value,
+                fmt::format("more than {} MiB fetched for headers; expected far less", max_run_bytes >> 20), url);
         if (r->status >= 300 && r->status < 400 && r->status != 304) {
             if (r->redirect_url.empty())
                 return make_error(error_code::network, fmt::format("HTTP {} without a Location", r->status), cur);
