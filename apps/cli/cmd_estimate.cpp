@@ -35,7 +35,9 @@ bool on_off(const std::string& v, const char* option) {
 } // namespace
 
 void add_estimate_options(CLI::App* cmd, estimate_options& o) {
-    cmd->add_option("MODEL", o.model, "catalog id, config.json, model folder, or .gguf file")->required();
+    cmd->add_option("MODEL", o.model,
+                    "catalog id, config.json, model folder, .gguf file, or hf:ORG/NAME[@REV][:QUANT] (ms: ModelScope)")
+        ->required();
     cmd->add_option("--task", o.task, "infer or train")->check(CLI::IsMember({"infer", "train"}));
     cmd->add_option("--engine", o.engine, "llama.cpp | vllm | transformers [llama.cpp for GGUF, else transformers]");
     cmd->add_option("--device", o.device, "cpu | cuda | metal [cuda]");
