@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <initializer_list>
@@ -235,8 +236,10 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
         for (const auto& a : trainer_of(c.source))
             args.push_back(a);
         ASSERT_TRUE(parse_args(args, p, err)) << c.id << ": " << err;
-        // model_dir "models/X" is data/models/X in the repository.
-        auto m = load_model(std::string(LLMPLAN_SOURCE_DIR) + "/data/" + c.model_dir);
+        // model_dir "models/X" is data/models/X (the catalog) or tests/data/models/X (test-only configs).
+        const std::string test_only = std::string(LLMPLAN_TEST_DATA) + "/" + c.model_dir;
+        auto m                      = load_model(
+                                 std::filesystem::exists(test_only) ? test_only : std::string(LLMPLAN_SOURCE_DIR) + "/data/" + c.model_dir);
         ASSERT_TRUE(m) << c.id << ": " << m.error().what();
         auto e = estimate_training(*m, p);
         ASSERT_TRUE(e) << c.id << ": " << e.error().what();
