@@ -63,8 +63,10 @@ const trainer_profile* find_trainer(std::string_view name) {
 
 std::string trainer_names() {
     std::string s;
-    for (const auto& t : table)
-        s += (s.empty() ? "" : " ") + std::string(t.name);
+    for (const auto& t : table) {
+        if (!s.empty()) s += ' ';
+        s.append(t.name);
+    }
     return s;
 }
 
