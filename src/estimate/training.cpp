@@ -275,11 +275,14 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     g.activations            = act.peak_bytes;
     const bool foreach_temps = row.step == optimizer_step::foreach_temps && !zero_ds && !h.in_backward &&
                                p.optimizer == optimizer_kind::adamw && !p.offload_optimizer;
+    // DeepSpeed ZeRO-1/2 steps on an fp32 copy of this rank's flattened gradient partition
+    // (stage_1_and_2.py: single_grad_partition ... .to(fp32)), made and freed at each step.
+    const bool ds_fp32_grads  = zero_ds && p.zero_stage <= 2 && !p.offload_optimizer && full;
     std::uint64_t step_excess = 0;
-    if (foreach_temps) {
+    if (foreach_temps || ds_fp32_grads) {
         // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
         // activations are freed by then, so only what exceeds them raises the peak.
-        const std::uint64_t step_tmp = ceil_div(P * state_b, shard_opt);
+        const std::uint64_t step_tmp = foreach_temps ? ceil_div(P * state_b, shard_opt) : ceil_div(P, N) * 4;
         if (step_tmp > g.activations) step_excess = step_tmp - g.activations;
         g.optimizer += step_excess;
     }
@@ -347,6 +350,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     note("trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name) + ")");
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
     if (foreach_temps) note("torch AdamW (foreach): the step allocates one parameter-sized temporary");
+    if (ds_fp32_grads) note("DeepSpeed ZeRO-1/2: the step makes an fp32 copy of this rank's gradient partition");
     if (!full)
         note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "16-bit") +
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +

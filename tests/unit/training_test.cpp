@@ -92,7 +92,7 @@ TEST(TrainingFull, Fp32AndPureBf16) {
     training_params p = lora_params();
     p.method          = train_method::full;
     p.precision       = train_precision::fp32;
-    p.zero_stage      = 1; // one GPU: no sharding, no foreach temporary (DeepSpeed optimizer)
+    p.trainer         = "deepspeed"; // FusedAdam: no step temporaries
     auto e            = estimate_training(tiny(), p);
     ASSERT_TRUE(e);
     const auto& g = e->devices[0].parts;
@@ -114,7 +114,7 @@ TEST(TrainingFull, Fp32AndPureBf16) {
 TEST(TrainingFull, Optimizers) {
     training_params p = lora_params();
     p.method          = train_method::full;
-    p.zero_stage      = 1;
+    p.trainer         = "deepspeed"; // FusedAdam: no step temporaries
     p.optimizer       = optimizer_kind::sgd;
     EXPECT_EQ(estimate_training(tiny(), p)->devices[0].parts.optimizer, n_params * 4); // fp32 momentum
     p.optimizer = optimizer_kind::adamw_8bit;
