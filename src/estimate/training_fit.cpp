@@ -1,5 +1,7 @@
 #include "llmplan/training_fit.h"
 
+#include "estimate/bisect.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -9,20 +11,6 @@ namespace {
 bool fits(const model_desc& m, const training_params& p, std::uint64_t budget) {
     auto e = estimate_training(m, p);
     return e && training_memory_need(*e) <= static_cast<std::int64_t>(budget);
-}
-
-/// Largest v in [1, hi] with ok(v), ok monotone (true then false); 0 when ok(1) fails.
-template <class F> std::uint64_t largest(std::uint64_t hi, F ok) {
-    if (hi == 0 || !ok(1)) return 0;
-    std::uint64_t lo = 1;
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (ok(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
 }
 
 std::string describe(const training_params& p) {
@@ -53,18 +41,18 @@ training_fit_answer fit_training(const model_desc& m, const training_params& p, 
     // estimator's bound of 2^30 tokens a micro-batch.
     const std::uint64_t cap = std::min<std::uint64_t>(
         m.n_ctx_train ? m.n_ctx_train : 1u << 20, (std::uint64_t{1} << 30) / std::max<std::uint64_t>(1, p.micro_batch));
-    a.max_seq = 256 * largest(cap / 256, [&](std::uint64_t k) {
+    a.max_seq         = 256 * detail::largest_true(cap / 256, [&](std::uint64_t k) {
                     auto q = p;
                     q.seq  = k * 256;
                     return fits(m, q, budget);
                 });
-    a.max_micro_batch =
-        largest(std::min<std::uint64_t>(4096, (std::uint64_t{1} << 30) / std::max<std::uint64_t>(1, p.seq)),
-                [&](std::uint64_t b) {
-                    auto q        = p;
-                    q.micro_batch = b;
-                    return fits(m, q, budget);
-                });
+    a.max_micro_batch = detail::largest_true(
+        std::min<std::uint64_t>(4096, (std::uint64_t{1} << 30) / std::max<std::uint64_t>(1, p.seq)),
+        [&](std::uint64_t b) {
+            auto q        = p;
+            q.micro_batch = b;
+            return fits(m, q, budget);
+        });
     // Most capable first: full fine-tuning (mixed precision, then pure bf16, then 8-bit states),
     // sharded further on several GPUs, the optimizer offloaded, then LoRA and QLoRA.
     struct setup {
