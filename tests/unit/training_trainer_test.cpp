@@ -52,16 +52,25 @@ TEST(TrainingActivations, LoraDropoutKeepsInputCopies) {
     ASSERT_TRUE(lora);
     EXPECT_EQ(lora->largest_layer_inputs, 512u);
     EXPECT_EQ(lora->total_inputs, 1024u);
-    auto p = with(train_method::lora, "hf"); // lora_dropout 0.05
+    auto p = with(train_method::lora, "hf"); // lora_dropout 0.05, fp32 adapters under autocast
     auto h = detail::resolve_habits(p);
     ASSERT_TRUE(h);
-    const auto with_dropout  = detail::estimate_activations(tiny(), p, *h, &*lora, false);
+    const auto with_dropout = detail::estimate_activations(tiny(), p, *h, &*lora, false);
+    const auto no_lora      = detail::estimate_activations(tiny(), p, *h, nullptr, false);
+    // Each adapted input: a 16-bit copy (2 bytes) + the dropout mask (1 byte) per element, 16 tokens.
+    EXPECT_EQ(with_dropout.per_layer_saved_bytes - no_lora.per_layer_saved_bytes, 1024u * 3u * 16u);
+    EXPECT_EQ(with_dropout.largest_layer_bytes - no_lora.largest_layer_bytes, 512u * 3u * 16u);
+    // p = 0: the 16-bit copy autocast makes of the fp32-cast input stays, the mask goes.
     p.overrides.lora_dropout = 0.0;
     h                        = detail::resolve_habits(p);
-    const auto without       = detail::estimate_activations(tiny(), p, *h, &*lora, false);
-    // Each copy is 2 bytes (bf16) + a 1-byte mask per element, for 16 tokens.
-    EXPECT_EQ(with_dropout.per_layer_saved_bytes - without.per_layer_saved_bytes, 1024u * 3u * 16u);
-    EXPECT_EQ(with_dropout.largest_layer_bytes - without.largest_layer_bytes, 512u * 3u * 16u);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes -
+                  no_lora.per_layer_saved_bytes,
+              1024u * 2u * 16u);
+    // 16-bit adapters (torchtune) with p = 0 keep the input itself: nothing added.
+    p.trainer = "torchtune";
+    h         = detail::resolve_habits(p);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes,
+              detail::estimate_activations(tiny(), p, *h, nullptr, false).per_layer_saved_bytes);
 }
 
 TEST(TrainerHabits, KbitPreparationUpcastsTheUnquantizedParams) {
