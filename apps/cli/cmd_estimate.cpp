@@ -8,6 +8,7 @@
 #include "llmplan/units.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <memory>
 
@@ -32,10 +33,40 @@ bool on_off(const std::string& v, const char* option) {
     });
 }
 
+void set_trainer(const estimate_options& o, training_params& t) {
+    t.trainer = o.trainer;
+    if (!o.lora_dropout.empty()) {
+        char* end      = nullptr;
+        const double v = std::strtod(o.lora_dropout.c_str(), &end);
+        if (end == o.lora_dropout.c_str() || *end != '\0')
+            fail(fmt::format("--lora-dropout: \"{}\"; expected a number 0 <= p < 1", o.lora_dropout));
+        t.overrides.lora_dropout = v;
+    }
+    if (!o.loss.empty())
+        t.overrides.loss = pick<loss_impl>(
+            o.loss, "--loss",
+            {
+                {"full",    loss_impl::full   },
+                {"chunked", loss_impl::chunked},
+                {"fused",   loss_impl::fused  }
+        });
+    if (!o.opt_in_backward.empty())
+        t.overrides.optimizer_in_backward = on_off(o.opt_in_backward, "--optimizer-in-backward");
+    if (!o.batch_lengths.empty())
+        t.overrides.lengths =
+            pick<batch_lengths>(o.batch_lengths, "--batch-lengths",
+                                {
+                                    {"variable", batch_lengths::variable},
+                                    {"fixed",    batch_lengths::fixed   }
+        });
+}
+
 } // namespace
 
 void add_estimate_options(CLI::App* cmd, estimate_options& o) {
-    cmd->add_option("MODEL", o.model, "catalog id, config.json, model folder, or .gguf file")->required();
+    cmd->add_option("MODEL", o.model,
+                    "catalog id, config.json, model folder, .gguf file, or hf:ORG/NAME[@REV][:QUANT] (ms: ModelScope)")
+        ->required();
     cmd->add_option("--task", o.task, "infer or train")->check(CLI::IsMember({"infer", "train"}));
     cmd->add_option("--engine", o.engine, "llama.cpp | vllm | transformers [llama.cpp for GGUF, else transformers]");
     cmd->add_option("--device", o.device, "cpu | cuda | metal [cuda]");
@@ -57,7 +88,8 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--device-memory", o.device_memory, "each GPU's memory, e.g. 80GiB");
     cmd->add_option("--memory", o.memory,
                     "a memory budget per device (e.g. 24GiB): also answer the longest context, the most "
-                    "sequences and the best precision that fit");
+                    "sequences and the best precision that fit (training: the longest --seq, the largest "
+                    "--micro-batch and the most capable method/precision/ZeRO stage)");
     // training
     cmd->add_option("--method", o.method, "full | lora | qlora [lora]");
     cmd->add_option("--optimizer", o.optimizer, "adamw | adamw-8bit | sgd | adafactor [adamw]");
@@ -69,15 +101,23 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--lora-targets", o.lora_targets, "all-linear or a list q,k,v,o,gate,up,down [all-linear]");
     cmd->add_option("--zero", o.zero, "DeepSpeed ZeRO stage 0-3 [0]");
     cmd->add_option("--offload-optimizer", o.offload, "on | off [off]");
+    cmd->add_option("--trainer", o.trainer,
+                    "hf | trl | axolotl | llama-factory | ms-swift | unsloth | torchtune | "
+                    "litgpt | deepspeed | fsdp [hf]");
+    cmd->add_option("--lora-dropout", o.lora_dropout, "LoRA dropout p, 0 <= p < 1 [the trainer's]");
+    cmd->add_option("--loss", o.loss, "full | chunked | fused cross-entropy [the trainer's]");
+    cmd->add_option("--optimizer-in-backward", o.opt_in_backward, "on | off [the trainer's]");
+    cmd->add_option("--batch-lengths", o.batch_lengths,
+                    "variable (dynamic padding) | fixed (packed or padded) [the trainer's]");
     cmd->add_option("--train-tokens", o.train_tokens,
                     "plan --task train: tokens the run trains on, e.g. 100M, 2B, 5e8 [100M]");
     cmd->add_flag("--json", o.json, "print JSON (../shared/cli-contract.md)");
 }
 
 resolved_estimate run_estimate(const estimate_options& o) {
-    auto m = load_model(o.model);
+    auto m = load_model(o.model, hub_options());
     if (!m) fail(m.error());
-    resolved_estimate r{std::move(*m), {}, std::nullopt, {}, std::nullopt, std::nullopt};
+    resolved_estimate r{std::move(*m), {}, std::nullopt, {}, std::nullopt, std::nullopt, std::nullopt};
     if (o.task == "train") {
         training_params& t = r.train;
         t.method           = pick<train_method>(
@@ -112,9 +152,15 @@ resolved_estimate run_estimate(const estimate_options& o) {
         t.zero_stage        = o.zero;
         t.offload_optimizer = on_off(o.offload, "--offload-optimizer");
         if (o.zero > 3) fail(fmt::format("--zero: {}; expected 0, 1, 2 or 3", o.zero));
+        set_trainer(o, t);
         auto e = estimate_training(r.model, t);
         if (!e) fail(e.error());
         r.training = std::move(*e);
+        if (!o.memory.empty()) {
+            auto b = parse_size_bytes(o.memory, "--memory");
+            if (!b) fail(b.error());
+            r.train_fit = fit_training(r.model, t, *b);
+        }
         return r;
     }
     inference_params& p = r.infer;
@@ -174,7 +220,11 @@ resolved_estimate run_estimate(const estimate_options& o) {
 }
 
 nlohmann::json to_json(const resolved_estimate& r) {
-    if (r.training) return training_to_json(r.model, r.train, *r.training);
+    if (r.training) {
+        auto j = training_to_json(r.model, r.train, *r.training);
+        if (r.train_fit) j["fit"] = training_fit_to_json(*r.train_fit);
+        return j;
+    }
     auto j = inference_to_json(r.model, r.infer, *r.inference);
     if (r.fit) j["fit"] = fit_to_json(*r.fit);
     return j;
@@ -188,9 +238,10 @@ void add_estimate_command(CLI::App& app) {
         const auto r = run_estimate(*opt);
         if (opt->json)
             print_json(to_json(r));
-        else if (r.training)
+        else if (r.training) {
             std::fputs(training_to_text(r.model, r.train, *r.training).c_str(), stdout);
-        else {
+            if (r.train_fit) std::fputs(training_fit_to_text(*r.train_fit).c_str(), stdout);
+        } else {
             std::fputs(inference_to_text(r.model, r.infer, *r.inference).c_str(), stdout);
             if (r.fit) std::fputs(fit_to_text(*r.fit).c_str(), stdout);
         }

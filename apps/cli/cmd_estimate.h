@@ -3,6 +3,7 @@
 
 #include "llmplan/fit.h"
 #include "llmplan/inference.h"
+#include "llmplan/training_fit.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -24,7 +25,9 @@ struct estimate_options {
     std::uint64_t seq = 2048, micro_batch = 1;
     std::uint32_t lora_rank = 16, zero = 0;
     std::string train_tokens; ///< plan --task train: tokens of the run ("100M", "2B", "5e8") [100M]
-    bool json = false;
+    // the trainer (issue 12): a row of trainer_table() and overrides of its habits; empty = its own
+    std::string trainer = "hf", lora_dropout, loss, opt_in_backward, batch_lengths;
+    bool json           = false;
 };
 
 /// What the library computed for one set of options.
@@ -34,7 +37,8 @@ struct resolved_estimate {
     std::optional<inference_estimate> inference;
     training_params train;
     std::optional<training_estimate> training;
-    std::optional<fit_answer> fit; ///< --memory: the reverse questions
+    std::optional<fit_answer> fit;                ///< --memory: the reverse questions
+    std::optional<training_fit_answer> train_fit; ///< --memory with --task train
 };
 
 void add_estimate_options(CLI::App* cmd, estimate_options& o);

@@ -16,10 +16,12 @@ void add_inspect_command(CLI::App& app) {
     };
     auto opt  = std::make_shared<options>();
     auto* cmd = app.add_subcommand("inspect", "Show a model's architecture, parameters and weight bytes");
-    cmd->add_option("MODEL", opt->model, "catalog id, config.json, model folder, or .gguf file")->required();
+    cmd->add_option("MODEL", opt->model,
+                    "catalog id, config.json, model folder, .gguf file, or hf:ORG/NAME[@REV][:QUANT] (ms: ModelScope)")
+        ->required();
     cmd->add_flag("--json", opt->json, "print JSON (../shared/cli-contract.md)");
     cmd->callback([opt] {
-        auto m = load_model(opt->model);
+        auto m = load_model(opt->model, hub_options());
         if (!m) fail(m.error());
         if (opt->json)
             print_json({
