@@ -52,10 +52,11 @@ std::string positional_label(const option_spec& o) {
     return s;
 }
 
-void add_command(CLI::App& app, command_parser& p) {
-    p.app = app.add_subcommand(std::string(command_name(p.kind)), std::string(command_help(p.kind)));
+/// Bind the table's options of `p.kind` to `p.app`: those of every command on the top-level app
+/// only (`global`), where CLI11's fallthrough finds them before or after the subcommand.
+void bind_options(command_parser& p, bool global) {
     for (const auto& o : option_table()) {
-        if (!applies_to(o, p.kind)) continue;
+        if (!applies_to(o, p.kind) || (o.commands == every_command) != global) continue;
         auto& b           = p.options.emplace_back();
         b.spec            = &o;
         const bool is_pos = (o.positional & command_bit(p.kind)) != 0;
@@ -68,6 +69,11 @@ void add_command(CLI::App& app, command_parser& p) {
             b.option = p.app->add_option(name, b.value, help_of(o));
         if (is_pos && o.id == option_id::model) b.option->required();
     }
+}
+
+void add_command(CLI::App& app, command_parser& p) {
+    p.app = app.add_subcommand(std::string(command_name(p.kind)), std::string(command_help(p.kind)));
+    bind_options(p, false);
     p.app->add_flag("--json", p.json, "print JSON (../shared/cli-contract.md)");
     if (p.kind != command_kind::hardware) return;
     p.app->require_subcommand(0, 1);
@@ -104,8 +110,11 @@ option_values given(const command_parser& p) {
     return out;
 }
 
-int run_command(const command_parser& p) {
-    auto r = parse_request(p.kind, given(p), source_policy{true});
+int run_command(const command_parser& p, const command_parser& global) {
+    auto options = given(global);
+    for (auto& o : given(p))
+        options.push_back(std::move(o));
+    auto r = parse_request(p.kind, options);
     if (!r) throw std::invalid_argument(r.error().what());
     auto d = run(*r);
     if (!d) throw std::invalid_argument(d.error().what());
@@ -120,6 +129,10 @@ int main(int argc, char** argv) {
     CLI::App app{"llmplan: disk, memory, hardware, speed and cost to run or train a language model"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "llmplan 0.1.0");
+    app.fallthrough();
+    command_parser global;
+    global.app = &app;
+    bind_options(global, true);
     std::list<command_parser> commands;
     for (const command_kind c : all_commands) {
         auto& p = commands.emplace_back();
@@ -129,7 +142,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
         for (const auto& p : commands)
-            if (p.app->parsed()) return run_command(p);
+            if (p.app->parsed()) return run_command(p, global);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

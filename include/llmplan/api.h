@@ -25,6 +25,6 @@ api_response answer(std::string_view command, const std::vector<std::pair<std::s
 
 /// The same with paths allowed or not (the CLI allows them: it runs as the user who typed them).
 api_response answer(std::string_view command, const std::vector<std::pair<std::string, std::string>>& options,
-                    source_policy sources);
+                    const load_options& sources);
 
 } // namespace llmplan

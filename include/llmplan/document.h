@@ -9,6 +9,7 @@
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
 #include "llmplan/request.h"
+#include "llmplan/training_fit.h"
 
 #include <optional>
 #include <string>
@@ -36,7 +37,8 @@ struct estimate_document {
     std::optional<inference_estimate> inference;
     training_params train;
     std::optional<training_estimate> training;
-    std::optional<fit_answer> fit; ///< --memory
+    std::optional<fit_answer> fit;                ///< --memory
+    std::optional<training_fit_answer> train_fit; ///< --memory with --task train
 };
 
 struct plan_document {

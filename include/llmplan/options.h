@@ -54,6 +54,15 @@ enum class option_id : std::uint8_t {
     lora_targets,
     zero,
     offload_optimizer,
+    trainer,
+    lora_dropout,
+    loss,
+    optimizer_in_backward,
+    batch_lengths,
+    // every command: how Hub names are read
+    offline,
+    refresh,
+    timeout,
     // plan
     train_tokens,
     hardware,
@@ -104,6 +113,8 @@ struct option_spec {
 constexpr std::uint8_t command_bit(command_kind c) {
     return static_cast<std::uint8_t>(1u << static_cast<unsigned>(c));
 }
+/// Options of every command (the CLI also takes them before the subcommand).
+inline constexpr std::uint8_t every_command = 0x3f;
 
 /// Every row, in the order help lists them.
 std::span<const option_spec> option_table();

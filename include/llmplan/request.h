@@ -75,7 +75,7 @@ using request_body =
 
 struct request {
     command_kind command = command_kind::inspect;
-    source_policy sources;
+    load_options sources;
     request_body body;
 };
 
@@ -86,7 +86,7 @@ using option_values = std::vector<std::pair<std::string, std::string>>;
 /// an unknown option, one that does not apply to the command, task or engine, a value not in the
 /// option's set, a non-number, NaN or infinity, a number out of range, a missing MODEL, a path where
 /// `sources` refuses paths.
-result<request> parse_request(command_kind command, const option_values& options, source_policy sources = {});
+result<request> parse_request(command_kind command, const option_values& options, const load_options& sources = {});
 
 /// "llama.cpp for a GGUF file or a GGUF type asked of any model, else transformers".
 engine_kind default_engine(bool model_from_gguf, const weight_choice& weights);

@@ -16,7 +16,7 @@ api_response failure(int status, const std::string& message) {
 } // namespace
 
 api_response answer(std::string_view command, const std::vector<std::pair<std::string, std::string>>& options,
-                    source_policy sources) {
+                    const load_options& sources) {
     command_kind c{};
     if (!command_from_name(command, c))
         return failure(400, std::string(command) + ": unknown command; expected inspect, models, estimate, plan, fit "
@@ -33,7 +33,9 @@ api_response answer(std::string_view command, const std::vector<std::pair<std::s
 }
 
 api_response answer(std::string_view command, const std::vector<std::pair<std::string, std::string>>& options) {
-    return answer(command, options, source_policy{false});
+    load_options sources;
+    sources.allow_paths = false;
+    return answer(command, options, sources);
 }
 
 } // namespace llmplan

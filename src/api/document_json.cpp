@@ -8,7 +8,11 @@ namespace {
 using nlohmann::json;
 
 json estimate_json(const estimate_document& d) {
-    if (d.training) return training_to_json(d.model, d.train, *d.training);
+    if (d.training) {
+        auto j = training_to_json(d.model, d.train, *d.training);
+        if (d.train_fit) j["fit"] = training_fit_to_json(*d.train_fit);
+        return j;
+    }
     auto j = inference_to_json(d.model, d.infer, *d.inference);
     if (d.fit) j["fit"] = fit_to_json(*d.fit);
     return j;

@@ -14,7 +14,9 @@ std::string to_text(const document& doc) {
             else if constexpr (std::is_same_v<D, models_document>)
                 return detail::models_text(d);
             else if constexpr (std::is_same_v<D, estimate_document>) {
-                if (d.training) return training_to_text(d.model, d.train, *d.training);
+                if (d.training)
+                    return training_to_text(d.model, d.train, *d.training) +
+                           (d.train_fit ? training_fit_to_text(*d.train_fit) : "");
                 return inference_to_text(d.model, d.infer, *d.inference) + (d.fit ? fit_to_text(*d.fit) : "");
             } else if constexpr (std::is_same_v<D, plan_document>)
                 return detail::plan_text(d);

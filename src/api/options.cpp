@@ -51,7 +51,7 @@ constexpr std::array rows = {
     option_spec{id::max_num_seqs, "max-num-seqs", k::positive, "", "256", "vLLM sequences per step", E | P, 0, t::infer, e::vllm},
     option_spec{id::pipeline_parallel, "pipeline-parallel", k::positive, "", "1", "vLLM pipeline stages; --gpus = tensor parallel x stages (multi-node)", E | P, 0, t::infer, e::vllm},
     option_spec{id::device_memory, "device-memory", k::size, "", "the device's own when known", "each GPU's memory, e.g. 80GiB", E | P, 0},
-    option_spec{id::memory, "memory", k::size, "", "", "a memory budget per device (e.g. 24GiB): also answer the longest context, the most sequences and the best precision that fit", E | P, 0, t::infer},
+    option_spec{id::memory, "memory", k::size, "", "", "a memory budget per device (e.g. 24GiB): also answer the longest context, the most sequences and the best precision that fit (training: the longest --seq, the largest --micro-batch, the most capable method/precision/ZeRO stage)", E | P, 0},
 
     option_spec{id::method, "method", k::choice, "full lora qlora", "lora", "what is trained", E | P, 0, t::train},
     option_spec{id::optimizer, "optimizer", k::choice, "adamw adamw-8bit sgd adafactor", "adamw", "optimizer", E | P, 0, t::train},
@@ -63,6 +63,11 @@ constexpr std::array rows = {
     option_spec{id::lora_targets, "lora-targets", k::list, "all-linear q k v o gate up down", "all-linear", "all-linear or a list q,k,v,o,gate,up,down", E | P, 0, t::train},
     option_spec{id::zero, "zero", k::choice, "0 1 2 3", "0", "DeepSpeed ZeRO stage", E | P, 0, t::train},
     option_spec{id::offload_optimizer, "offload-optimizer", k::choice, "on off", "off", "optimizer state in CPU RAM (ZeRO-Offload)", E | P, 0, t::train},
+    option_spec{id::trainer, "trainer", k::text, "hf trl axolotl llama-factory ms-swift unsloth torchtune litgpt deepspeed fsdp", "hf", "the training framework and its habits, a row of trainer_table()", E | P, 0, t::train},
+    option_spec{id::lora_dropout, "lora-dropout", k::number, "", "the trainer's", "LoRA dropout p, 0 <= p < 1", E | P, 0, t::train},
+    option_spec{id::loss, "loss", k::choice, "full chunked fused", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
+    option_spec{id::optimizer_in_backward, "optimizer-in-backward", k::choice, "on off", "the trainer's", "optimizer step fused into the backward pass", E | P, 0, t::train},
+    option_spec{id::batch_lengths, "batch-lengths", k::choice, "variable fixed", "the trainer's", "variable (dynamic padding) or fixed (packed or padded)", E | P, 0, t::train},
     option_spec{id::train_tokens, "train-tokens", k::count, "", "100M", "tokens the run trains on, e.g. 100M, 2B, 5e8", P, 0, t::train},
 
     option_spec{id::hardware, "hardware", k::list, "", "the whole catalog", "only these catalog rows (names as `llmplan hardware list`; repeat or comma-separate)", P, 0},
@@ -77,6 +82,9 @@ constexpr std::array rows = {
     option_spec{id::top, "top", k::uint, "", "15", "rows of the table (--json has all)", P, 0},
     option_spec{id::top, "top", k::uint, "", "5", "largest fitting models listed per precision", F, 0},
     option_spec{id::from, "from", k::text, "", "", "the model you run now: compare its memory and speed with MODEL on this machine and on the recommended one", P, 0, t::infer},
+    option_spec{id::offline, "offline", k::flag, "", "", "no network: the catalog, local files and caches only (or HF_HUB_OFFLINE=1)", every_command, 0},
+    option_spec{id::refresh, "refresh", k::flag, "", "", "read the Hub again instead of llmplan's cache and the local Hub caches", every_command, 0},
+    option_spec{id::timeout, "timeout", k::number, "", "10", "seconds a Hub request may wait for an answer, 0.1 to 3600", every_command, 0},
 };
 // clang-format on
 

@@ -8,6 +8,12 @@
 #include <fmt/format.h>
 #include <limits>
 
+// GCC 12 reports -Wmaybe-uninitialized on assigning a request holding strings to a std::variant
+// alternative (a false positive of its variant inlining); clang and GCC 13 do not.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace llmplan {
 namespace {
 
@@ -256,6 +262,28 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::offload_optimizer:
         t.offload_optimizer = v.on;
         break;
+    case id::trainer:
+        if (!find_trainer(v.text)) return bad(o, fmt::format("\"{}\"; expected one of: {}", v.text, trainer_names()));
+        t.trainer = v.text;
+        break;
+    case id::lora_dropout:
+        if (v.d < 0 || v.d >= 1) return bad(o, fmt::format("{}; expected a number 0 <= p < 1", v.d));
+        t.overrides.lora_dropout = v.d;
+        break;
+    case id::loss:
+        t.overrides.loss = pick<loss_impl>(
+            v.text, {
+                        {"full",    loss_impl::full   },
+                        {"chunked", loss_impl::chunked},
+                        {"fused",   loss_impl::fused  }
+        });
+        break;
+    case id::optimizer_in_backward:
+        t.overrides.optimizer_in_backward = v.on;
+        break;
+    case id::batch_lengths:
+        t.overrides.lengths = v.text == "fixed" ? batch_lengths::fixed : batch_lengths::variable;
+        break;
     default:
         break;
     }
@@ -386,7 +414,7 @@ engine_kind default_engine(bool model_from_gguf, const weight_choice& weights) {
                                                                     : engine_kind::transformers;
 }
 
-result<request> parse_request(command_kind command, const option_values& options, source_policy sources) {
+result<request> parse_request(command_kind command, const option_values& options, const load_options& sources) {
     request r{command, sources, {}};
     switch (command) {
     case command_kind::inspect:
@@ -428,6 +456,12 @@ result<request> parse_request(command_kind command, const option_values& options
         if (spec.id == id::hardware_file && !sources.allow_paths)
             return bad(spec, "reads a local file; not accepted here (use the command line)");
         status s = ok();
+        if (spec.id == id::offline) r.sources.offline = true;
+        if (spec.id == id::refresh) r.sources.refresh = true;
+        if (spec.id == id::timeout) {
+            if (v->d < 0.1 || v->d > 3600) return bad(spec, fmt::format("{}; expected 0.1 to 3600 seconds", v->d));
+            r.sources.timeout = std::chrono::milliseconds(static_cast<long long>(v->d * 1000));
+        }
         if (auto* e = std::get_if<estimate_request>(&r.body)) {
             e->given.push_back(spec.id);
             s = apply_estimate(*e, spec, *v, lora_targets_given);

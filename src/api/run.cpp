@@ -35,14 +35,16 @@ status check_engine_options(const estimate_request& q, engine_kind e) {
     return ok();
 }
 
-result<estimate_document> run_estimate(const estimate_request& q, source_policy sources, command_kind command) {
+result<estimate_document> run_estimate(const estimate_request& q, const load_options& sources, command_kind command) {
     auto m = load_model(q.model, sources);
     if (!m) return m.error();
-    estimate_document d{std::move(*m), q.task, q.infer, std::nullopt, q.train, std::nullopt, std::nullopt};
+    estimate_document d{std::move(*m), q.task,       q.infer,      std::nullopt,
+                        q.train,       std::nullopt, std::nullopt, std::nullopt};
     if (q.task == task_kind::train) {
         auto e = estimate_training(d.model, d.train);
         if (!e) return e.error();
         d.training = std::move(*e);
+        if (q.memory_bytes) d.train_fit = fit_training(d.model, d.train, *q.memory_bytes);
         return d;
     }
     d.infer.engine = q.engine.value_or(default_engine(d.model.from_gguf, d.infer.weights));
@@ -60,7 +62,7 @@ result<hardware_catalog> catalog_for(const std::string& hardware_file) {
     return catalog_with_file(hardware_file);
 }
 
-result<plan_document> run_plan(const plan_request& q, source_policy sources) {
+result<plan_document> run_plan(const plan_request& q, const load_options& sources) {
     if (auto s = validate(q.plan); !s) return s.error();
     auto catalog = catalog_for(q.hardware_file);
     if (!catalog) return catalog.error();
@@ -100,7 +102,7 @@ result<plan_document> run_plan(const plan_request& q, source_policy sources) {
     return doc;
 }
 
-result<fit_document> run_fit(const fit_request& q, source_policy sources) {
+result<fit_document> run_fit(const fit_request& q, const load_options& sources) {
     fit_hardware_options fo;
     fo.ctx   = q.ctx;
     fo.batch = q.batch;

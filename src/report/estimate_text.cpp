@@ -40,6 +40,7 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
                          e.vllm_max_model_len);
     for (const auto& n : e.notes)
         s += "note      " + n + "\n";
+    if (const auto from = origin_to_text(m); !from.empty()) s += "read from " + from + "\n";
     return s;
 }
 
@@ -50,6 +51,7 @@ std::string training_to_text(const model_desc& m, const training_params& p, cons
         p.micro_batch, p.gpus);
     s += devices_table(e.devices);
     s += fmt::format("\ncompute   {:.3g} FLOPs per token trained\n", e.flops_per_token);
+    if (e.band) s += "band      " + e.band->text + "\n";
     for (const auto& a : e.assumptions)
         s += "assumed   " + a + "\n";
     if (!e.launch_config_json.empty()) s += "\nDeepSpeed config:\n" + e.launch_config_json + "\n";
@@ -59,6 +61,17 @@ std::string training_to_text(const model_desc& m, const training_params& p, cons
 } // namespace llmplan
 
 namespace llmplan {
+std::string training_fit_to_text(const training_fit_answer& a) {
+    std::string s = fmt::format("\nin {} per GPU: {}\n", human_bytes(static_cast<std::int64_t>(a.budget_bytes)),
+                                a.fits_as_asked ? "fits as asked" : "does NOT fit as asked");
+    s += fmt::format("  longest --seq at this micro-batch     {}\n",
+                     a.max_seq ? std::to_string(a.max_seq) + " tokens" : "none");
+    s += fmt::format("  largest --micro-batch at this seq     {}\n",
+                     a.max_micro_batch ? std::to_string(a.max_micro_batch) : "none");
+    s += fmt::format("  most capable setup that fits          {}\n", a.best_setup.empty() ? "none" : a.best_setup);
+    return s;
+}
+
 std::string fit_to_text(const fit_answer& a) {
     std::string s = fmt::format("\nin {} per device: {}\n", human_bytes(static_cast<std::int64_t>(a.budget_bytes)),
                                 a.fits_as_asked ? "fits as asked" : "does NOT fit as asked");

@@ -93,7 +93,7 @@ TEST(api, bad_options_are_400_naming_the_option) {
          {{"model", "qwen2.5-7b"}, {"engine", "vllm"}, {"gpu-memory-utilization", "nan"}},
          "--gpu-memory-utilization"                                                                     },
         {"estimate", {{"model", "qwen2.5-7b"}, {"ctx", "inf"}},                              "--ctx"    },
-        {"estimate", {{"model", "qwen2.5-7b"}, {"task", "train"}, {"memory", "24GiB"}},      "--memory" },
+        {"estimate", {{"model", "qwen2.5-7b"}, {"trainer", "hf"}},                           "--trainer"},
         {"estimate", {{"model", "qwen2.5-7b"}, {"task", "train"}, {"engine", "vllm"}},       "--engine" },
         {"estimate", {{"model", "qwen2.5-7b"}, {"method", "full"}},                          "--method" },
         {"estimate", {{"model", "qwen2.5-7b"}, {"engine", "vllm"}, {"n-batch", "512"}},      "--n-batch"},
@@ -116,7 +116,6 @@ TEST(api, bad_options_are_400_naming_the_option) {
 TEST(cli, gpu_memory_utilization_nan_exits_2) {
     EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine vllm --gpu-memory-utilization nan --json").status, 2);
     EXPECT_EQ(run_cli("estimate qwen2.5-7b --task train --weights nf4 --engine vllm --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --task train --memory 24GiB --json").status, 2);
 }
 
 } // namespace
