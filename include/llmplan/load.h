@@ -25,6 +25,9 @@ struct load_options {
     /// 1, 2, 4, 8, 8 s, hub-api.md §2). Tests shorten it.
     std::chrono::milliseconds backoff_base{1000};
     std::shared_ptr<http_transport> transport; ///< null: libcurl
+    /// The web API never reads a path its caller gave (MODEL, --from, --hardware-file): only catalog
+    /// ids and Hub names. The CLI allows paths (it runs as the user who typed them).
+    bool allow_paths = true;
 };
 
 /// A catalog id ("Qwen/Qwen2.5-7B-Instruct", case-insensitive, or an alias "qwen2.5-7b"), a path to

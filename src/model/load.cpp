@@ -116,14 +116,14 @@ result<model_desc> load_model(std::string_view spec, const load_options& options
     if (spec.empty()) return make_error(error_code::bad_value, "empty MODEL; expected a catalog id or a path", "MODEL");
     std::error_code ec;
     const fs::path p(spec);
-    if (fs::is_directory(p, ec)) {
+    if (options.allow_paths && fs::is_directory(p, ec)) {
         const auto config = p / "config.json";
         if (!fs::exists(config, ec))
             return make_error(error_code::file_not_found,
                               "directory has no config.json; expected a Hugging Face model folder", p.string());
         return with_origin(detail::load_model_dir(p), "file", p.string());
     }
-    if (fs::is_regular_file(p, ec)) {
+    if (options.allow_paths && fs::is_regular_file(p, ec)) {
         if (p.extension() == ".gguf") return with_origin(load_gguf(p), "file", p.string());
         return with_origin(load_config_file(p), "file", p.string());
     }
