@@ -1,5 +1,6 @@
 // llmplan: what it takes to run or train a language model. Thin front end: parse, call, print.
 #include "commands.h"
+#include "serve.h"
 
 #include <cstdio>
 #include <exception>
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     llmplan::cli::add_hardware_command(app);
     llmplan::cli::add_plan_command(app);
     llmplan::cli::add_fit_command(app);
+    llmplan::web::add_serve_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
