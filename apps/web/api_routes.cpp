@@ -66,9 +66,14 @@ std::string clean_name(std::string_view name) {
     return out.empty() ? std::string("upload") : out.substr(0, 200);
 }
 
-// TEMPORARY until frontdoor lands: answer with a model held in memory.
-api_reply ask_with_model(std::string_view, const query&, const model_desc&) {
-    return {501, error_body("POST not yet wired")};
+// The commands with a model held in memory: MODEL names the file (for messages); load_model returns
+// the uploaded description (load.h, source_policy::uploaded) without reading anything.
+api_reply ask_with_model(std::string_view command, query q, const std::string& name, const model_desc& m) {
+    q.emplace_back("model", name);
+    const source_policy uploaded{false, &m};
+    if (command == "sweep") return from(sweep(q, uploaded));
+    if (command == "why") return from(why(q, uploaded));
+    return from(answer(command, q, uploaded));
 }
 
 } // namespace
@@ -110,7 +115,7 @@ api_reply answer_post(std::string_view command, const query& q, std::string_view
     }
     auto m = load_model_bytes(body, name, file_size);
     if (!m) return {400, error_body(m.error().what())};
-    return ask_with_model(command, rest, *m);
+    return ask_with_model(command, std::move(rest), name, *m);
 }
 
 } // namespace llmplan::web

@@ -10,10 +10,20 @@
 
 namespace llmplan {
 
+/// How a model (and a hardware file) may be named. The web API never reads a path its caller gave:
+/// only catalog ids and hub names.
+struct source_policy {
+    bool allow_paths = true;
+    /// A model already parsed from bytes a caller sent (the web page's dropped file, load_bytes.h):
+    /// when set, it is the MODEL, whatever `spec` says, and nothing is read.
+    const model_desc* uploaded = nullptr;
+};
+
 /// A catalog id ("Qwen/Qwen2.5-7B-Instruct", case-insensitive, or an alias "qwen2.5-7b"), a path to
 /// config.json or to a directory holding it (with safetensors headers read when present), or a
 /// .gguf file (the first part of a split set names the set).
-result<model_desc> load_model(std::string_view spec);
+/// With `sources.allow_paths` false the file system is never looked at for `spec`.
+result<model_desc> load_model(std::string_view spec, source_policy sources = {});
 
 struct catalog_entry {
     std::string id;          ///< "Qwen/Qwen2.5-7B-Instruct"

@@ -3,6 +3,7 @@
 
 #include "llmplan/fit.h"
 #include "llmplan/fit_hardware.h"
+#include "llmplan/hardware.h"
 #include "llmplan/inference.h"
 #include "llmplan/model_desc.h"
 #include "llmplan/plan.h"
@@ -34,5 +35,10 @@ nlohmann::json train_plan_to_json(nlohmann::json estimate, const plan_result& p,
 /// `llmplan fit --json`: the machine, its budget, every model x precision row, the largest that fit
 /// per precision and, with --model, the chosen model's longest context and most sequences.
 nlohmann::json fit_hardware_to_json(const fit_hardware_result& r);
+
+/// `llmplan hardware list|show --json`: one catalog row with every figure and its sources.
+nlohmann::json device_spec_to_json(const device_spec& d);
+/// `llmplan hardware --json`: this machine as detected, and as the catalog row plans use (`as_row`).
+nlohmann::json local_machine_to_json(const local_machine& m, const device_spec& as_row);
 
 } // namespace llmplan

@@ -61,7 +61,7 @@ std::vector<std::uint64_t> sweep_points(std::string_view over, std::uint64_t n_c
     return v;
 }
 
-api_response sweep(const api_options& options) {
+api_response sweep(const api_options& options, source_policy sources) {
     std::string over = "ctx", hardware;
     api_options base;
     for (const auto& [k, v] : options) {
@@ -73,7 +73,7 @@ api_response sweep(const api_options& options) {
             base.emplace_back(k, v);
     }
     // The model's trained context bounds the ctx points: one estimate at the options as given.
-    const auto first = answer("estimate", base);
+    const auto first = answer("estimate", base, sources);
     if (first.status != 200) return first;
     const json e0   = json::parse(first.body);
     const auto vals = sweep_points(over, e0["model"].value("n_ctx_train", std::uint64_t{0}));
@@ -95,7 +95,7 @@ api_response sweep(const api_options& options) {
          ttft = json::array(), train = json::array();
     for (const std::uint64_t x : vals) {
         const api_options o = with(base, over, std::to_string(x));
-        const auto est      = answer("estimate", o);
+        const auto est      = answer("estimate", o, sources);
         if (est.status != 200) return est;
         auto& row       = totals.emplace_back();
         const json estj = json::parse(est.body);
@@ -106,7 +106,7 @@ api_response sweep(const api_options& options) {
         }
         json c = json::object(); // no machine asked: every speed null
         if (!hardware.empty()) {
-            const auto plan = answer("plan", with(o, "hardware", list_safe(hardware)));
+            const auto plan = answer("plan", with(o, "hardware", list_safe(hardware)), sources);
             if (plan.status != 200) return plan;
             const json pj = json::parse(plan.body);
             for (const auto& cand : pj["candidates"])

@@ -53,8 +53,8 @@ double rule_bits(std::string_view weights, std::string_view model_dtype) {
 
 } // namespace
 
-api_response why(const api_options& options) {
-    const auto est = answer("estimate", options);
+api_response why(const api_options& options, source_policy sources) {
+    const auto est = answer("estimate", options, sources);
     if (est.status != 200) return est;
     const json e = json::parse(est.body);
 

@@ -89,10 +89,16 @@ result<model_desc> load_gguf(const fs::path& p) {
 
 } // namespace
 
-result<model_desc> load_model(std::string_view spec) {
+result<model_desc> load_model(std::string_view spec, source_policy sources) {
+    if (sources.uploaded) return *sources.uploaded;
     if (spec.empty()) return make_error(error_code::bad_value, "empty MODEL; expected a catalog id or a path", "MODEL");
     std::error_code ec;
     const fs::path p(spec);
+    if (!sources.allow_paths) {
+        if (const auto* e = find_in_catalog(spec)) return load_catalog_model(*e);
+        return make_error(error_code::file_not_found, "not a catalog id (see `llmplan models` for the catalog)",
+                          std::string(spec));
+    }
     if (fs::is_directory(p, ec)) {
         const auto config = p / "config.json";
         if (!fs::exists(config, ec))
