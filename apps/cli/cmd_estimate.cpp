@@ -75,7 +75,7 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
 }
 
 resolved_estimate run_estimate(const estimate_options& o) {
-    auto m = load_model(o.model);
+    auto m = load_model(o.model, hub_options());
     if (!m) fail(m.error());
     resolved_estimate r{std::move(*m), {}, std::nullopt, {}, std::nullopt, std::nullopt};
     if (o.task == "train") {

@@ -73,7 +73,7 @@ void add_fit_command(CLI::App& app) {
         fo.gpus  = o->gpus;
         fo.top   = o->top;
         if (!o->model.empty()) {
-            auto m = load_model(o->model);
+            auto m = load_model(o->model, hub_options());
             if (!m) fail(m.error());
             fo.chosen = std::move(*m);
         }

@@ -19,7 +19,7 @@ void add_inspect_command(CLI::App& app) {
     cmd->add_option("MODEL", opt->model, "catalog id, config.json, model folder, or .gguf file")->required();
     cmd->add_flag("--json", opt->json, "print JSON (../shared/cli-contract.md)");
     cmd->callback([opt] {
-        auto m = load_model(opt->model);
+        auto m = load_model(opt->model, hub_options());
         if (!m) fail(m.error());
         if (opt->json)
             print_json({

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "llmplan/error.h"
+#include "llmplan/load.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -22,6 +23,9 @@ struct user_error : std::runtime_error {
 [[noreturn]] inline void fail(const std::string& message) {
     throw user_error(message);
 }
+
+/// How models named by a Hub id are fetched: the global --offline, --refresh, --timeout (main.cpp).
+load_options& hub_options();
 
 /// Print a JSON document on stdout (only after everything it holds was computed).
 void print_json(const nlohmann::json& j);

@@ -17,6 +17,10 @@ std::string model_to_text(const model_desc& m) {
     const auto& l = m.typical_layer();
     std::string s;
     s += fmt::format("model        {}\n", m.id);
+    if (!m.origin.commit.empty())
+        s += fmt::format("read from    {} ({}) at commit {}\n", m.origin.location, m.origin.kind, m.origin.commit);
+    else if (m.origin.kind == "modelscope-cache")
+        s += fmt::format("read from    {} ({})\n", m.origin.location, m.origin.kind);
     s += fmt::format("family       {}{}\n", m.arch, m.hf_class.empty() ? "" : " (" + m.hf_class + ")");
     if (m.is_moe())
         s += fmt::format("params       {:.3f} B total, {:.3f} B active per token ({} of {} experts{})\n",
