@@ -70,10 +70,10 @@ std::optional<result<model_desc>> from_ms_cache(const model_name& n, const envir
     return std::nullopt;
 }
 
-/// Catalog models close to the name, for "did you mean" (suggest.h: typos, suffixes, GGUF repos).
+/// "did you mean" from the catalog's suggestions (src/model/suggest.cpp).
 std::string suggestions(const std::string& repo) {
     const auto s = suggest_models(repo, 3);
-    return s.empty() ? std::string() : "; did you mean " + format_suggestions(s) + "?";
+    return s.empty() ? std::string{} : "; did you mean " + format_suggestions(s) + "?";
 }
 
 result<std::string> resolve_commit(session& s, const file_cache& cache, const model_name& n, const std::string& rev) {
