@@ -52,6 +52,20 @@ arch_row{"smollm3",     fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // in the layers of moe_layers / interleave_moe_layer_step, Llama4TextMLP(intermediate_size_mlp) in the others.
 arch_row{"llama4_text", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::llama4, false},
 arch_row{"nemotron-nas",fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
+// ChatGLM2/3 and GLM-4-9B (THUDM remote code modeling_chatglm.py): one fused query_key_value with
+// bias (add_qkv_bias) sized by multi_query_group_num x kv_channels, dense without bias
+// (add_bias_linear false), fused dense_h_to_4h (SwiGLU), RMSNorm, untied output_layer.
+arch_row{"chatglm",     fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, true },
+// Baichuan 2 (baichuan-inc remote code modeling_baichuan.py): Llama blocks with a fused W_pack
+// q/k/v, no biases, RMSNorm, untied lm_head (NormHead normalises it at run time, no extra weight).
+// The 13B uses ALiBi instead of RoPE; neither has position weights.
+arch_row{"baichuan",    fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true },
+// OLMo 3 (modeling_olmo3.py): OLMo 2's blocks (q/k norms, norms after attention and MLP) with the
+// sliding/full pattern of its layer_types.
+arch_row{"olmo3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
+// EXAONE 4 (modeling_exaone4.py): the same block shape as OLMo 2/3 (q_norm/k_norm, post-attention
+// and post-feedforward norms, no pre-norms), sliding/full per layer_types.
+arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
 };
 // clang-format on
 
@@ -86,7 +100,8 @@ std::optional<arch_row> find_arch(std::string_view model_type) {
 std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
-           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas";
+           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, olmo3, "
+           "exaone4";
 }
 
 } // namespace llmplan::detail

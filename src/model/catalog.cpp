@@ -1,13 +1,20 @@
 // The built-in model catalog: one official config.json per model under data/models/<org>--<name>/,
-// embedded at build time (cmake/embed.cmake). Adding a model is adding a folder.
+// embedded at build time (cmake/embed.cmake). Adding a model is adding a folder. A folder may hold a
+// catalog.json instead of (or beside) its config.json: a sibling whose tensor shapes are proven equal
+// to another catalog model's names that folder's config ("config") and restates the fields that are
+// not shapes where its own Hub config differs ("set"), each with its source (data/models/SOURCES.md).
 #include "detail/embedded.h"
 #include "detail/strings.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/load.h"
+#include "model/catalog_detail.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace llmplan {
 namespace {
@@ -16,18 +23,23 @@ using detail::lower;
 
 std::vector<catalog_entry> build_catalog() {
     std::vector<catalog_entry> out;
+    std::set<std::string, std::less<>> seen;
     constexpr std::string_view prefix = "models/";
-    constexpr std::string_view suffix = "/config.json";
     for (const auto& f : detail::embedded_files()) {
         std::string_view p = f.path;
-        if (!p.starts_with(prefix) || !p.ends_with(suffix)) continue;
-        std::string_view folder = p.substr(prefix.size(), p.size() - prefix.size() - suffix.size());
+        if (!p.starts_with(prefix)) continue;
+        std::string_view rest = p.substr(prefix.size());
+        const auto slash      = rest.find('/');
+        if (slash == std::string_view::npos) continue;
+        const std::string_view file = rest.substr(slash + 1);
+        if (file != "config.json" && file != "catalog.json") continue;
+        std::string_view folder = rest.substr(0, slash);
         const auto sep          = folder.find("--");
-        if (sep == std::string_view::npos) continue;
+        if (sep == std::string_view::npos || !seen.emplace(folder).second) continue;
         catalog_entry e;
         e.id          = std::string(folder.substr(0, sep)) + "/" + std::string(folder.substr(sep + 2));
         e.alias       = lower(folder.substr(sep + 2));
-        e.config_path = std::string(p);
+        e.config_path = std::string(prefix) + std::string(folder) + "/config.json";
         out.push_back(std::move(e));
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return lower(a.id) < lower(b.id); });
@@ -62,15 +74,84 @@ std::vector<const catalog_entry*> search_catalog(std::string_view text) {
     return out;
 }
 
+namespace detail {
+
+// The config.json fields a catalog.json may restate: none of them is a tensor shape or a dtype, so
+// a sibling sharing another model's config keeps that model's weights exactly.
+constexpr std::array<std::string_view, 8> settable_fields{"max_position_embeddings",
+                                                          "seq_length",
+                                                          "sliding_window",
+                                                          "use_sliding_window",
+                                                          "rope_theta",
+                                                          "rope_scaling",
+                                                          "bos_token_id",
+                                                          "eos_token_id"};
+
+result<std::string> apply_catalog_json(std::string_view catalog_text, std::string_view where,
+                                       const std::function<const std::string*(std::string_view)>& config_of,
+                                       std::string_view own_config) {
+    auto c = nlohmann::json::parse(catalog_text, nullptr, false);
+    if (!c.is_object()) return make_error(error_code::bad_json, "not a JSON object", std::string(where));
+    std::string base;
+    if (auto it = c.find("config"); it != c.end()) {
+        if (!it->is_string())
+            return make_error(error_code::bad_value, "expected a catalog folder name", std::string(where) + ":/config");
+        const std::string* text = config_of(it->get<std::string>());
+        if (text == nullptr)
+            return make_error(error_code::file_not_found,
+                              "no catalog folder " + it->get<std::string>() + " with a config.json",
+                              std::string(where) + ":/config");
+        base = *text;
+    } else if (!own_config.empty()) {
+        base = std::string(own_config);
+    } else {
+        return make_error(error_code::missing_field, "no \"config\" and no config.json beside it", std::string(where));
+    }
+    auto it = c.find("set");
+    if (it == c.end()) return base;
+    if (!it->is_object())
+        return make_error(error_code::bad_value, "expected an object of config fields", std::string(where) + ":/set");
+    auto cfg = nlohmann::json::parse(base, nullptr, false);
+    if (!cfg.is_object())
+        return make_error(error_code::bad_json, "shared config is not a JSON object", std::string(where));
+    for (const auto& [key, value] : it->items()) {
+        if (std::find(settable_fields.begin(), settable_fields.end(), key) == settable_fields.end())
+            return make_error(error_code::bad_value,
+                              "\"" + key + "\" cannot be set (only fields that are not tensor shapes or dtypes may be)",
+                              std::string(where) + ":/set/" + key);
+        cfg[key] = value;
+    }
+    return cfg.dump();
+}
+
+} // namespace detail
+
 result<model_desc> load_catalog_model(const catalog_entry& e) {
-    const auto* f = embedded(e.config_path);
-    if (f == nullptr) return make_error(error_code::file_not_found, "catalog entry has no config", e.config_path);
-    auto m = parse_hf_config(f->text(), "catalog:" + e.id);
+    const std::string folder = e.config_path.substr(0, e.config_path.size() - std::string_view("config.json").size());
+    const auto* own          = embedded(e.config_path);
+    std::string text;
+    if (const auto* cat = embedded(folder + "catalog.json")) {
+        std::string shared;
+        auto config_of = [&](std::string_view other) -> const std::string* {
+            const auto* f = embedded("models/" + std::string(other) + "/config.json");
+            if (f == nullptr) return nullptr;
+            shared = std::string(f->text());
+            return &shared;
+        };
+        auto t = detail::apply_catalog_json(cat->text(), folder + "catalog.json", config_of,
+                                            own != nullptr ? own->text() : std::string_view{});
+        if (!t) return unexpected{t.error()};
+        text = std::move(*t);
+    } else if (own != nullptr) {
+        text = std::string(own->text());
+    } else {
+        return make_error(error_code::file_not_found, "catalog entry has no config", e.config_path);
+    }
+    auto m = parse_hf_config(text, "catalog:" + e.id);
     if (!m) return m;
     m->id = e.id;
     // The catalog may carry the checkpoint's safetensors index (exact on-disk size).
-    const std::string index_path = e.config_path.substr(0, e.config_path.size() - 11) + "model.safetensors.index.json";
-    if (const auto* idx = embedded(index_path)) {
+    if (const auto* idx = embedded(folder + "model.safetensors.index.json")) {
         auto j = nlohmann::json::parse(idx->text(), nullptr, false);
         if (j.is_object() && j.contains("metadata") && j["metadata"].contains("total_size") &&
             j["metadata"]["total_size"].is_number_unsigned())
