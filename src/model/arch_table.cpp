@@ -60,10 +60,7 @@ arch_row{"chatglm",     fk::gated, nk::rms,   pk::rope,    true,  false, false, 
 // q/k/v, no biases, RMSNorm, untied lm_head (NormHead normalises it at run time, no extra weight).
 // The 13B uses ALiBi instead of RoPE; neither has position weights.
 arch_row{"baichuan",    fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true },
-// OLMo 3 (modeling_olmo3.py): OLMo 2's blocks (q/k norms, norms after attention and MLP) with the
-// sliding/full pattern of its layer_types.
-arch_row{"olmo3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
-// EXAONE 4 (modeling_exaone4.py): the same block shape as OLMo 2/3 (q_norm/k_norm, post-attention
+// EXAONE 4 (modeling_exaone4.py): the same block shape as OLMo 2 (q_norm/k_norm, post-attention
 // and post-feedforward norms, no pre-norms), sliding/full per layer_types.
 arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
 };
@@ -100,7 +97,7 @@ std::optional<arch_row> find_arch(std::string_view model_type) {
 std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
-           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, olmo3, "
+           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
            "exaone4";
 }
 

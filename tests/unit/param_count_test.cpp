@@ -60,6 +60,27 @@ constexpr expected_count hub_totals[] = {
     {"google/gemma-2-27b-it",                     27'227'128'320, 0},
     {"deepseek-ai/DeepSeek-V2-Lite-Chat",         15'706'484'224, 0},
     {"allenai/OLMo-2-0325-32B-Instruct",          32'234'279'936, 0},
+    // Round 4 (data/models/SOURCES.md): new architecture rows and shared configs.
+    // EXAONE 4 (post-norms, q/k norms): EXAONE-4.0.1-32B's Hub total, the same architecture.
+    {"LGAI-EXAONE/EXAONE-4.0-32B",                32'003'216'384, 0},
+    // GLM-4-9B (chatglm remote code): zai-org/glm-4-9b-chat-hf's Hub total; the remote-code repos
+    // list 32 more, the rotary inv_freq buffer (kv_channels / 4 floats) they store.
+    {"THUDM/glm-4-9b-chat",                        9'399'951'360, 0},
+    {"zai-org/glm-4-9b",                           9'399'951'360, 0},
+    // ChatGLM3-6B by hand: 2 x 65,024 x 4,096 (embedding, output_layer) + 4,096 (final norm) +
+    // 28 x (4,096 x 4,608 + 4,608 fused qkv with bias; 4,096^2 dense; 4,096 x 27,392 + 13,696 x 4,096
+    // SwiGLU; 2 x 4,096 norms) = 6,243,584,000.
+    {"THUDM/chatglm3-6b",                          6'243'584'000, 0},
+    // Baichuan2-7B by hand: 2 x 125,696 x 4,096 + 4,096 + 32 x (4 x 4,096^2 + 3 x 4,096 x 11,008 +
+    // 2 x 4,096) = 7,505,973,248.
+    {"baichuan-inc/Baichuan2-7B-Chat",             7'505'973'248, 0},
+    {"codellama/CodeLlama-7b-hf",                  6'738'546'688, 0},
+    {"codellama/CodeLlama-13b-Instruct-hf",       13'016'028'160, 0}, // listed as meta-llama/CodeLlama-13b-Instruct-hf
+    {"Qwen/Qwen2.5-Math-7B-Instruct",              7'615'616'512, 0},
+    {"Qwen/Qwen2.5-14B-Instruct",                 14'770'033'664, 0}, // its official -AWQ/-GPTQ repos' totals
+    {"lmsys/vicuna-13b-v1.5",                     13'015'864'320, 0},
+    {"Salesforce/xLAM-8x7b-r",                    46'702'792'704, 0},
+    {"typhoon-ai/typhoon2.5-qwen3-30b-a3b",       30'532'122'624, 0},
 };
 // clang-format on
 
