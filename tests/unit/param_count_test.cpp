@@ -81,6 +81,13 @@ constexpr expected_count hub_totals[] = {
     {"lmsys/vicuna-13b-v1.5",                     13'015'864'320, 0},
     {"Salesforce/xLAM-8x7b-r",                    46'702'792'704, 0},
     {"typhoon-ai/typhoon2.5-qwen3-30b-a3b",       30'532'122'624, 0},
+    // keras-hub presets (keras-team/keras-hub @ 71453d08f, *_presets.py "params"), converted from the
+    // same releases: gemma_7b_en, gpt_oss_safeguard_20b_en, mistral_0.3_7b_en, shieldgemma_9b_en.
+    {"google/gemma-7b",                            8'537'680'896, 0},
+    {"google/codegemma-7b-it",                     8'537'680'896, 0},
+    {"openai/gpt-oss-safeguard-20b",              20'914'757'184, 0},
+    {"mistralai/Mistral-7B-v0.3",                  7'248'023'552, 0},
+    {"google/shieldgemma-9b",                      9'241'705'984, 0},
 };
 // clang-format on
 
