@@ -38,6 +38,8 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("MODEL", o.model, "catalog id, config.json, model folder, or .gguf file")->required();
     cmd->add_option("--task", o.task, "infer or train")->check(CLI::IsMember({"infer", "train"}));
     cmd->add_option("--engine", o.engine, "llama.cpp | vllm | transformers [llama.cpp for GGUF, else transformers]");
+    cmd->add_option("--engine-version", o.engine_version,
+                    "the engine's release, e.g. vllm@0.11, transformers@4.38, llama.cpp@b6000 [current]");
     cmd->add_option("--device", o.device, "cpu | cuda | metal [cuda]");
     cmd->add_option("--gpus", o.gpus, "number of GPUs [1]");
     cmd->add_option("--weights", o.weights, "f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 gptq-int4 awq or a GGUF type");
@@ -51,7 +53,9 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--gpu-layers", o.gpu_layers, "llama.cpp layers on the GPU [all]");
     cmd->add_option("--mmap", o.mmap, "on | off [on]");
     cmd->add_option("--gpu-memory-utilization", o.gpu_mem_util, "vLLM fraction of GPU memory [0.9]");
-    cmd->add_option("--max-num-seqs", o.max_num_seqs, "vLLM sequences per step [256]");
+    cmd->add_option("--max-num-seqs", o.max_num_seqs, "vLLM sequences per step [by release and GPU: 256 or 1024]");
+    cmd->add_option("--max-num-batched-tokens", o.max_num_batched_tokens,
+                    "vLLM tokens per step, what start-up profiles [by release and GPU: 2048 or 8192]");
     cmd->add_option("--pipeline-parallel", o.pipeline_parallel,
                     "vLLM pipeline stages; --gpus = tensor parallel x stages (multi-node) [1]");
     cmd->add_option("--device-memory", o.device_memory, "each GPU's memory, e.g. 80GiB");
@@ -133,6 +137,11 @@ resolved_estimate run_estimate(const estimate_options& o) {
                                      {"vllm",         engine_kind::vllm        },
                                      {"transformers", engine_kind::transformers}
     });
+    if (!o.engine_version.empty()) {
+        auto v = parse_engine_version(o.engine_version, p.engine);
+        if (!v) fail(v.error());
+        p.version = *v;
+    }
     p.device =
         pick<device_kind>(o.device, "--device",
                           {
@@ -157,6 +166,7 @@ resolved_estimate run_estimate(const estimate_options& o) {
     p.mmap                   = on_off(o.mmap, "--mmap");
     p.gpu_memory_utilization = o.gpu_mem_util;
     p.max_num_seqs           = o.max_num_seqs;
+    p.max_num_batched_tokens = o.max_num_batched_tokens;
     if (!o.device_memory.empty()) {
         auto b = parse_size_bytes(o.device_memory, "--device-memory");
         if (!b) fail(b.error());

@@ -12,10 +12,11 @@
 namespace llmplan::cli {
 
 struct estimate_options {
-    std::string model, task = "infer", engine, device = "cuda", weights, kv_type;
+    std::string model, task = "infer", engine, engine_version, device = "cuda", weights, kv_type;
     std::uint32_t gpus              = 1;
     std::uint32_t pipeline_parallel = 1;
-    std::uint64_t ctx = 4096, prompt = 0, batch = 1, n_batch = 2048, ubatch = 512, max_num_seqs = 256;
+    std::uint64_t ctx = 4096, prompt = 0, batch = 1, n_batch = 2048, ubatch = 512, max_num_seqs = 0,
+                  max_num_batched_tokens = 0;
     std::string flash_attn = "off", mmap = "on", device_memory, memory;
     std::int64_t gpu_layers = -1;
     double gpu_mem_util     = 0.9;
