@@ -1,29 +1,150 @@
-// llmplan: what it takes to run or train a language model. Thin front end: parse, call, print.
-#include "commands.h"
+// llmplan: what it takes to run or train a language model. Thin front end: argv -> request ->
+// document -> print. The parser is built from the library's option table (options.h); parsing the
+// values, defaults, validation, the work and the rendering are the library's (request.h, document.h).
+#include "llmplan/document.h"
+#include "llmplan/options.h"
+#include "llmplan/request.h"
+#include "serve.h"
 
+#include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdio>
 #include <exception>
+#include <list>
+#include <string>
+#include <vector>
 
-namespace llmplan::cli {
-void print_json(const nlohmann::json& j) {
-    const std::string s = j.dump(1);
-    std::fwrite(s.data(), 1, s.size(), stdout);
-    std::fputc('\n', stdout);
+namespace {
+
+using namespace llmplan;
+
+/// Exit status for errors the user can fix (bad input, unreadable model): ../shared/cli-contract.md.
+constexpr int exit_user_error = 2;
+
+/// One subcommand's parser: each table option bound to a string (or a list of them).
+struct command_parser {
+    command_kind kind{};
+    CLI::App* app = nullptr;
+    struct bound {
+        const option_spec* spec = nullptr;
+        CLI::Option* option     = nullptr;
+        std::vector<std::string> values; ///< list options and flags collect here
+        std::string value;
+    };
+    std::list<bound> options; ///< stable addresses: CLI11 writes into them
+    bool json = false;
+    // `hardware list [WORDS...]` and `hardware show NAME`
+    CLI::App *list = nullptr, *show = nullptr;
+    std::vector<std::string> list_words;
+    std::string show_name;
+};
+
+std::string help_of(const option_spec& o) {
+    std::string h(o.help);
+    if (o.kind == value_kind::choice) h += ": " + std::string(o.values);
+    if (!o.default_text.empty()) h += " [" + std::string(o.default_text) + "]";
+    return h;
 }
-} // namespace llmplan::cli
+
+std::string positional_label(const option_spec& o) {
+    std::string s(o.name);
+    for (auto& c : s)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+/// Bind the table's options of `p.kind` to `p.app`: those of every command on the top-level app
+/// only (`global`), where CLI11's fallthrough finds them before or after the subcommand.
+void bind_options(command_parser& p, bool global) {
+    for (const auto& o : option_table()) {
+        if (!applies_to(o, p.kind) || (o.commands == every_command) != global) continue;
+        auto& b           = p.options.emplace_back();
+        b.spec            = &o;
+        const bool is_pos = (o.positional & command_bit(p.kind)) != 0;
+        const auto name   = is_pos ? positional_label(o) : "--" + std::string(o.name);
+        if (o.kind == value_kind::flag)
+            b.option = p.app->add_flag(name)->description(help_of(o));
+        else if (o.kind == value_kind::list)
+            b.option = p.app->add_option(name, b.values, help_of(o))->delimiter(',');
+        else
+            b.option = p.app->add_option(name, b.value, help_of(o));
+        if (is_pos && o.id == option_id::model) b.option->required();
+    }
+}
+
+void add_command(CLI::App& app, command_parser& p) {
+    p.app = app.add_subcommand(std::string(command_name(p.kind)), std::string(command_help(p.kind)));
+    bind_options(p, false);
+    p.app->add_flag("--json", p.json, "print JSON (../shared/cli-contract.md)");
+    if (p.kind != command_kind::hardware) return;
+    p.app->require_subcommand(0, 1);
+    p.list = p.app->add_subcommand("list", "List the catalog (GPUs, CPUs, machines, cloud instances)");
+    p.list->add_option("FILTER", p.list_words, "words every listed name must contain (e.g. h100, aws, apple)");
+    p.list->add_flag("--json", p.json, "print JSON");
+    p.show = p.app->add_subcommand("show", "One catalog row by name, with its sources");
+    p.show->add_option("NAME", p.show_name, "hardware name, e.g. 'H100 SXM 80GB', rtx-4090, g5.xlarge")->required();
+    p.show->add_flag("--json", p.json, "print JSON");
+    for (auto* sub : {p.list, p.show})
+        for (auto& b : p.options)
+            if (b.spec->id == option_id::hardware_file) sub->add_option("--hardware-file", b.value, help_of(*b.spec));
+}
+
+/// The options the user gave, as the name/value pairs the library parses (the web API's form too).
+option_values given(const command_parser& p) {
+    option_values out;
+    for (const auto& b : p.options) {
+        if (b.spec->kind == value_kind::flag) {
+            if (b.option->count() > 0) out.emplace_back(b.spec->name, "1");
+        } else if (b.spec->kind == value_kind::list) {
+            for (const auto& v : b.values)
+                out.emplace_back(b.spec->name, v);
+        } else if (b.option->count() > 0 || !b.value.empty()) {
+            out.emplace_back(b.spec->name, b.value);
+        }
+    }
+    if (p.list && p.list->parsed()) {
+        out.emplace_back("list", "1");
+        for (const auto& w : p.list_words)
+            out.emplace_back("filter", w);
+    }
+    if (p.show && p.show->parsed()) out.emplace_back("name", p.show_name);
+    return out;
+}
+
+int run_command(const command_parser& p, const command_parser& global) {
+    auto options = given(global);
+    for (auto& o : given(p))
+        options.push_back(std::move(o));
+    auto r = parse_request(p.kind, options);
+    if (!r) throw std::invalid_argument(r.error().what());
+    auto d = run(*r);
+    if (!d) throw std::invalid_argument(d.error().what());
+    const std::string out = p.json ? to_json(*d) : to_text(*d);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"llmplan: disk, memory, hardware, speed and cost to run or train a language model"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "llmplan 0.1.0");
-    llmplan::cli::add_inspect_command(app);
-    llmplan::cli::add_models_command(app);
-    llmplan::cli::add_estimate_command(app);
-    llmplan::cli::add_hardware_command(app);
-    llmplan::cli::add_plan_command(app);
-    llmplan::cli::add_fit_command(app);
+    app.fallthrough();
+    command_parser global;
+    global.app = &app;
+    bind_options(global, true);
+    std::list<command_parser> commands;
+    for (const command_kind c : all_commands) {
+        auto& p = commands.emplace_back();
+        p.kind  = c;
+        add_command(app, p);
+    }
+    llmplan::web::add_serve_command(app); // apps/web: runs the server from its callback
     try {
         app.parse(argc, argv);
+        for (const auto& p : commands)
+            if (p.app->parsed()) return run_command(p, global);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
@@ -33,10 +154,10 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // One line on stderr naming what was wrong; nothing on stdout (cli-contract.md).
         std::fprintf(stderr, "llmplan: %s\n", e.what());
-        return llmplan::cli::exit_user_error;
-    } catch (const llmplan::cli::user_error& e) {
+        return exit_user_error;
+    } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "llmplan: %s\n", e.what());
-        return llmplan::cli::exit_user_error;
+        return exit_user_error;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "llmplan: internal error: %s\n", e.what());
         return 3;

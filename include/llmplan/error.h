@@ -34,6 +34,12 @@ enum class error_code {
     // hardware
     bad_device_file,
     unknown_name,
+    // network (the Hub reader)
+    network,         ///< no connection (DNS, refused, TLS)
+    timed_out,       ///< no byte within the timeout
+    connection_lost, ///< the answer stopped part way
+    access_denied,   ///< gated, private, bad token
+    rate_limited,
 };
 
 /// What went wrong, where (a file path with a byte offset or a JSON pointer), and what was expected.

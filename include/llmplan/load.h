@@ -2,18 +2,43 @@
 #pragma once
 
 #include "llmplan/error.h"
+#include "llmplan/http.h"
 #include "llmplan/model_desc.h"
 
+#include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace llmplan {
 
+/// How models named by a Hub id are fetched (the CLI's --offline, --refresh, --timeout).
+struct load_options {
+    bool offline  = false; ///< no network (HF_HUB_OFFLINE=1 also sets it): catalog, files and caches only
+    bool refresh  = false; ///< ignore llmplan's cache and the local Hub caches; fetch again
+    bool progress = true;  ///< a progress line on stderr when it is a terminal
+    /// Per request: connect, and the longest wait without a byte (huggingface_hub's
+    /// HF_HUB_DOWNLOAD_TIMEOUT default, hub-api.md §3).
+    std::chrono::milliseconds timeout{10000};
+    /// First retry wait when the server gives none; doubles per retry up to 8x (huggingface_hub's
+    /// 1, 2, 4, 8, 8 s, hub-api.md §2). Tests shorten it.
+    std::chrono::milliseconds backoff_base{1000};
+    std::shared_ptr<http_transport> transport; ///< null: libcurl
+    /// The web API never reads a path its caller gave (MODEL, --from, --hardware-file): only catalog
+    /// ids and Hub names. The CLI allows paths (it runs as the user who typed them).
+    bool allow_paths = true;
+    /// A model already parsed from bytes a caller sent (the web page's dropped file, load_bytes.h):
+    /// when set, it is the MODEL, whatever `spec` says, and nothing is read.
+    const model_desc* uploaded = nullptr;
+};
+
 /// A catalog id ("Qwen/Qwen2.5-7B-Instruct", case-insensitive, or an alias "qwen2.5-7b"), a path to
-/// config.json or to a directory holding it (with safetensors headers read when present), or a
-/// .gguf file (the first part of a split set names the set).
-result<model_desc> load_model(std::string_view spec);
+/// config.json or to a directory holding it (with safetensors headers read when present), a
+/// .gguf file (the first part of a split set names the set), `hf:ORG/NAME[@REV][:QUANT]`,
+/// `ms:ORG/NAME[@REV][:QUANT]`, or a bare ORG/NAME not in the catalog (the local Hugging Face
+/// cache, the local ModelScope cache, then the Hub unless offline).
+result<model_desc> load_model(std::string_view spec, const load_options& options = {});
 
 struct catalog_entry {
     std::string id;          ///< "Qwen/Qwen2.5-7B-Instruct"

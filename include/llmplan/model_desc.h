@@ -132,6 +132,17 @@ struct quant_desc {
 
 enum class weights_source : std::uint8_t { formula, tensors };
 
+/// Where a description was read from (shown by inspect/estimate so a user knows which bytes it used).
+struct model_origin {
+    std::string kind;                ///< "catalog", "file", "hub", "modelscope", "hf-cache", "modelscope-cache"
+    std::string location;            ///< the repo's URL, or the directory or file read
+    std::string revision;            ///< the revision asked for ("main" when none was)
+    std::string commit;              ///< the commit it resolved to (the Hub's sha; ModelScope: the revision)
+    std::vector<std::string> files;  ///< repo files whose bytes were used
+    std::uint64_t requests      = 0; ///< HTTP requests made by this run (0: all from caches)
+    std::uint64_t bytes_fetched = 0; ///< body bytes received by this run
+};
+
 struct model_desc {
     std::string id;       ///< catalog id, path, or file name
     std::string arch;     ///< model_type ("llama", "qwen2", "deepseek_v3", "gemma3_text" ...)
@@ -184,6 +195,7 @@ struct model_desc {
     /// The weights' storage type as a user names it: a GGUF's llama-quantize file type ("q4_k_m",
     /// from general.file_type, else the dominant matrix type); empty: the checkpoint's torch_dtype.
     std::string weights_type;
+    model_origin origin;
 
     /// weights_type when set, else the name of torch_dtype (what `inspect` shows as "dtype").
     [[nodiscard]] std::string weights_type_name() const;

@@ -3,9 +3,11 @@
 
 #include "llmplan/fit.h"
 #include "llmplan/fit_hardware.h"
+#include "llmplan/hardware.h"
 #include "llmplan/inference.h"
 #include "llmplan/model_desc.h"
 #include "llmplan/plan.h"
+#include "llmplan/training_fit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,8 @@ nlohmann::json model_to_json(const model_desc& m);
 nlohmann::json inference_to_json(const model_desc& m, const inference_params& p, const inference_estimate& e);
 nlohmann::json training_to_json(const model_desc& m, const training_params& p, const training_estimate& e);
 nlohmann::json fit_to_json(const fit_answer& a);
+/// --memory with --task train: {"budget_bytes", "fits", "max_seq", "max_micro_batch", "best_setup"}.
+nlohmann::json training_fit_to_json(const training_fit_answer& a);
 /// One device's {"device", "total_bytes", "parts"} object.
 nlohmann::json device_to_json(const device_breakdown& d);
 
@@ -34,5 +38,10 @@ nlohmann::json train_plan_to_json(nlohmann::json estimate, const plan_result& p,
 /// `llmplan fit --json`: the machine, its budget, every model x precision row, the largest that fit
 /// per precision and, with --model, the chosen model's longest context and most sequences.
 nlohmann::json fit_hardware_to_json(const fit_hardware_result& r);
+
+/// `llmplan hardware list|show --json`: one catalog row with every figure and its sources.
+nlohmann::json device_spec_to_json(const device_spec& d);
+/// `llmplan hardware --json`: this machine as detected, and as the catalog row plans use (`as_row`).
+nlohmann::json local_machine_to_json(const local_machine& m, const device_spec& as_row);
 
 } // namespace llmplan

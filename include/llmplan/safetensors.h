@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -78,5 +79,14 @@ struct safetensors_model {
 /// Reads `dir/model.safetensors.index.json` and its shards' headers when the index exists, else
 /// `dir/model.safetensors`, else every `*.safetensors` in dir (sorted by name).
 result<safetensors_model> read_safetensors_dir(const std::string& dir);
+
+/// One file's header by its name (from disk, or from a remote repo's ranged reads).
+using safetensors_header_reader = std::function<result<safetensors_header>(const std::string& name)>;
+
+/// The checkpoint made of `files` (without an index), or of the index's shards (each tensor must be
+/// in the shard the index names), with headers from `read`; `label` names the checkpoint in errors.
+result<safetensors_model> read_safetensors_headers(std::string label, const safetensors_index* index,
+                                                   const std::vector<std::string>& files,
+                                                   const safetensors_header_reader& read);
 
 } // namespace llmplan

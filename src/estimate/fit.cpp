@@ -1,5 +1,7 @@
 #include "llmplan/fit.h"
 
+#include "estimate/bisect.h"
+
 #include <algorithm>
 
 namespace llmplan {
@@ -8,20 +10,6 @@ namespace {
 bool fits(const model_desc& m, const inference_params& p, std::uint64_t budget) {
     auto e = estimate_inference(m, p);
     return e && memory_need(*e, p.device) <= static_cast<std::int64_t>(budget);
-}
-
-/// Largest v in [1, hi] with ok(v), assuming ok is monotone (true then false); 0 when ok(1) fails.
-template <class F> std::uint64_t largest(std::uint64_t hi, F ok) {
-    if (!ok(1)) return 0;
-    std::uint64_t lo = 1;
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (ok(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
 }
 
 } // namespace
@@ -46,13 +34,13 @@ fit_answer fit_in_memory(const model_desc& m, const inference_params& p, std::ui
     a.fits_as_asked = fits(m, p, budget);
     // Up to the model's trained context (or 1M tokens when unknown), in steps of 256 tokens.
     const std::uint64_t ctx_cap = std::max<std::uint64_t>(256, m.n_ctx_train ? m.n_ctx_train : 1u << 20);
-    a.max_ctx                   = 256 * largest(ctx_cap / 256, [&](std::uint64_t k) {
+    a.max_ctx                   = 256 * detail::largest_true(ctx_cap / 256, [&](std::uint64_t k) {
                     auto q   = p;
                     q.ctx    = k * 256;
                     q.prompt = std::min(q.prompt, q.ctx);
                     return fits(m, q, budget);
                 });
-    a.max_batch                 = largest(4096, [&](std::uint64_t b) {
+    a.max_batch                 = detail::largest_true(4096, [&](std::uint64_t b) {
         auto q  = p;
         q.batch = b;
         return fits(m, q, budget);

@@ -93,7 +93,7 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
     }
 
     lora_plan plan;
-    std::map<int, std::uint64_t> per_layer;
+    std::map<int, std::uint64_t> per_layer, inputs;
     std::vector<bool> seen(static_cast<std::size_t>(tensor_role::count), false);
     for (const auto& t : m.tensors) {
         if (!adaptable(t)) continue;
@@ -109,6 +109,12 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
         const std::uint64_t n = static_cast<std::uint64_t>(rank) * (in + out) * copies;
         plan.params += n;
         per_layer[t.layer] += n;
+        // What LoRA dropout copies: each adapted module's input, per token; stacked experts see a
+        // token only in the n_expert_used experts it is routed to.
+        const std::uint64_t routed =
+            in * (copies > 1 ? std::min<std::uint64_t>(copies, std::max<std::uint64_t>(1, m.moe.n_expert_used)) : 1);
+        inputs[t.layer] += routed;
+        plan.total_inputs += routed;
         if (!seen[static_cast<std::size_t>(t.role)]) {
             seen[static_cast<std::size_t>(t.role)] = true;
             plan.roles.emplace_back(role_name(t.role));
@@ -116,6 +122,8 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
     }
     for (const auto& [layer, n] : per_layer)
         plan.largest_layer_params = std::max(plan.largest_layer_params, n);
+    for (const auto& [layer, n] : inputs)
+        plan.largest_layer_inputs = std::max(plan.largest_layer_inputs, n);
     if (plan.params == 0)
         return make_error(error_code::invalid_params, "no linear layer to adapt in " + m.arch, "--lora-targets");
     return plan;

@@ -2,13 +2,10 @@
 // activations and the runtime's own memory, for full fine-tuning, LoRA and QLoRA, on one GPU or
 // data parallel with ZeRO 1/2/3 (FSDP), optionally with the optimizer offloaded to the CPU.
 //
-// Two framework habits are modelled (training_detail.h, train_stack) because the published
-// measurements come from both and they allocate differently:
-//  - pure bf16 (--precision bf16) follows torchtune's recipes: bf16 params, grads and optimizer
-//    states, compiled kernels, chunked cross-entropy, FSDP, optimizer step fused into backward for
-//    single-GPU full fine-tuning (recipes/configs/*_full_single_device.yaml: optimizer_in_bwd).
-//  - mixed precision and fp32 follow transformers' Trainer + PEFT (+ DeepSpeed): autocast, eager
-//    kernels, fp32 logits, fp32 trainable params.
+// What differs between trainers (which gradients are alive, the optimizer step's temporaries, the
+// k-bit preparation, the loss, dropout, checkpoint placement, how batches vary in length) is a row
+// of the trainer table (trainers.cpp, --trainer) with per-run overrides; nothing here branches on a
+// trainer's name.
 #include "estimate/runtime.h"
 #include "estimate/training_detail.h"
 #include "llmplan/units.h"
@@ -20,7 +17,7 @@
 namespace llmplan {
 namespace {
 
-using detail::train_stack;
+using detail::train_habits;
 using detail::trained_tensor;
 
 constexpr std::uint64_t gib = std::uint64_t{1} << 30;
@@ -29,12 +26,28 @@ constexpr std::uint64_t mib = std::uint64_t{1} << 20;
 constexpr std::uint64_t cuda_context_bytes = detail::torch_cuda_context_bytes;
 // The caching allocator's reserved-but-free memory at a training step's peak (torch reserved -
 // allocated): blocks split for tensors of changing size (logits, recomputed layers) stay cached.
-// One constant of 1.5 GiB is what Qwen's single-GPU LoRA and Q-LoRA tables (nvidia-smi style)
-// leave over the allocations counted here, at every sequence length (bench/accuracy_train.md).
+// With batches of one length, 1.5 GiB is what Qwen's single-GPU LoRA and Q-LoRA tables (padded to
+// model_max_length; qwen1_readme_profiling.json) leave over the allocations counted here, at every
+// sequence length (bench/accuracy_train.md).
 constexpr std::uint64_t allocator_slack_bytes = 3 * gib / 2;
+// With dynamic padding every step asks for logits of a new size; torch's caching allocator (no
+// expandable segments) cannot merge the cached blocks of earlier sizes, so max_memory_reserved
+// climbs above the allocated peak by a multiple of the largest per-step transient. Fitted on
+// ms_swift_benchmark.json (max_memory_reserved, cls-fudan-news-zh lengths 91-19548, samples over
+// max_length dropped): for the LoRA runs of Qwen-1 1.8B/7B/14B at max_length 1024-8192 the reserve
+// beyond the allocations counted here is 1.1-2.0x the transient (1.5 at 4096; 0.1 at 512, where
+// few samples are kept). 1.5 is the middle of that range; runs with micro-batch 2-4 show 2.2-2.6
+// (known misses, tests/unit/training_accuracy_test.cpp).
+constexpr double variable_length_slack_per_transient = 1.5;
 // NCCL's communicator buffers for data parallel (NCCL_BUFFSIZE 4 MiB per channel and peer, plus
 // its own context): about 0.5 GiB a GPU.
 constexpr std::uint64_t nccl_bytes = 512 * mib;
+
+std::string two_decimals(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
     return b == 0 ? a : (a + b - 1) / b;
@@ -103,12 +116,15 @@ status validate(const model_desc& m, const training_params& p) {
 
 result<training_estimate> estimate_training(const model_desc& m, const training_params& p) {
     if (auto v = validate(m, p); !v) return make_error(v.error().code, v.error().message, v.error().context);
+    auto hr = detail::resolve_habits(p);
+    if (!hr) return make_error(hr.error().code, hr.error().message, hr.error().context);
+    const train_habits& h      = *hr;
+    const trainer_profile& row = *h.row;
 
     training_estimate est;
-    const train_stack stack = p.precision == train_precision::bf16 ? train_stack::torchtune : train_stack::hf_trainer;
-    const bool full         = p.method == train_method::full;
-    const bool mixed        = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
-    const std::uint64_t N   = p.gpus;
+    const bool full       = p.method == train_method::full;
+    const bool mixed      = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
+    const std::uint64_t N = p.gpus;
     const std::uint64_t dense_b = p.precision == train_precision::fp32 ? 4 : 2; // 16-bit everywhere but fp32 training
     auto note                   = [&est](std::string s) { est.assumptions.push_back(std::move(s)); };
 
@@ -122,11 +138,12 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         trained         = lora.matrices;
         est.lora_params = lora.params;
     }
-    std::uint64_t largest_tensor = 0, largest_global = 0, full_bytes = 0;
+    std::uint64_t largest_tensor = 0, largest_global = 0, full_bytes = 0, largest_matrix = 0;
     std::vector<std::uint64_t> layer_bytes(m.n_layer, 0);
     for (const auto& t : m.tensors) {
         const std::uint64_t n = t.n_elements();
         if (t.layer < 0) largest_global = std::max(largest_global, n * dense_b);
+        if (is_quantizable_matrix(t)) largest_matrix = std::max(largest_matrix, n);
         if (!full) continue;
         trained_tensor tt{n, 1, 1};
         if (t.shape.size() >= 2) {
@@ -140,7 +157,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         full_bytes += n * dense_b;
         if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += n * dense_b;
     }
-    std::uint64_t base_bytes = 0;
+    std::uint64_t base_bytes = 0, upcast_bytes = 0, transient_weight_bytes = 0;
+    bool fp32_residual = false;
     if (!full) {
         // The frozen base: the compute dtype for LoRA (checkpoints are loaded with torch_dtype=bf16/fp16),
         // NF4 for QLoRA (bitsandbytes, as QLoRA's paper), or what --weights / the checkpoint says.
@@ -150,12 +168,29 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
                           : p.precision == train_precision::fp32       ? weight_format::f32
                           : p.precision == train_precision::fp16_mixed ? weight_format::f16
                                                                        : weight_format::bf16;
+        base   = resolve_weight_choice(m, base);
         auto w = estimate_weights(m, base);
         if (!w) return make_error(w.error().code, w.error().message, w.error().context);
         base_bytes  = w->bytes;
         layer_bytes = w->layer_bytes;
         layer_bytes.resize(m.n_layer, 0);
         note("frozen base weights: " + w->how);
+        if (is_quantized(base.format)) {
+            // A quantized matmul dequantizes its weight to 16-bit for forward and again for the input
+            // gradient (bitsandbytes MatMul4Bit, auto-gptq's training path): one matrix at a time.
+            transient_weight_bytes = largest_matrix * 2;
+            const bool bnb         = base.format == weight_format::nf4 || base.format == weight_format::int8;
+            if (bnb && row.kbit_upcast) {
+                // prepare_model_for_kbit_training: every 16-bit parameter left (embeddings, norms,
+                // lm_head) becomes fp32; autocast then makes a 16-bit copy of lm_head for its matmul,
+                // and the fp32 embeddings make the residual stream (and its checkpoints) fp32.
+                upcast_bytes = w->unquantized_bytes;
+                transient_weight_bytes += largest_global;
+                fp32_residual = true;
+                note("k-bit preparation: embeddings, norms and lm_head upcast to fp32 (+" +
+                     gib_text(static_cast<double>(upcast_bytes), 2) + ")");
+            }
+        }
     }
     const std::uint64_t largest_layer =
         layer_bytes.empty() ? 0 : *std::max_element(layer_bytes.begin(), layer_bytes.end());
@@ -167,50 +202,62 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
 
     // ---- bytes a trained parameter costs
     // Full: params and grads at the training dtype, fp32 master copy under mixed precision.
-    // LoRA: adapters in fp32 under mixed precision and fp32 (PEFT >= 0.12 autocast_adapter_dtype=True
-    // upcasts them), in bf16 with pure bf16 (torchtune).
-    const std::uint64_t param_b  = full ? dense_b : (p.precision == train_precision::bf16 ? 2 : 4);
+    // LoRA: adapters in fp32 where PEFT's autocast_adapter_dtype=True upcasts them (PEFT >= 0.12),
+    // else in the training dtype.
+    const std::uint64_t param_b  = full ? dense_b : (row.fp32_adapters || p.precision != train_precision::bf16 ? 4 : 2);
     const std::uint64_t grad_b   = param_b;
     const std::uint64_t master_b = (full && mixed) ? 4 : 0;
-    // Optimizer states follow the fp32 master/adapters, or the bf16 params in pure bf16 (torch
+    // Optimizer states follow the fp32 master/adapters, or the 16-bit params in pure bf16 (torch
     // creates them with zeros_like(param)).
-    const std::uint64_t state_b = p.precision == train_precision::bf16 ? 2 : 4;
+    const std::uint64_t state_b = full ? (p.precision == train_precision::bf16 ? 2 : 4) : param_b;
     std::uint64_t opt_total     = 0;
     for (const auto& t : trained)
         opt_total += optimizer_bytes(t, p.optimizer, state_b);
 
+    const bool zero_ds             = row.deepspeed_zero && p.zero_stage > 0;
     const bool sharded             = N > 1 && p.zero_stage >= 1;
     const std::uint64_t shard_opt  = sharded ? N : 1;
     const std::uint64_t shard_grad = (N > 1 && p.zero_stage >= 2) ? N : 1;
     const std::uint64_t shard_w    = (N > 1 && p.zero_stage >= 3) ? N : 1;
 
     memory_parts g;
-    g.weights        = ceil_div(full ? full_bytes : base_bytes, shard_w);
+    g.weights        = ceil_div(full ? full_bytes : base_bytes + upcast_bytes, shard_w);
     g.adapters       = full ? 0 : ceil_div(P * param_b, shard_w);
     g.gradients      = ceil_div(P * grad_b, shard_grad);
     g.optimizer      = ceil_div(opt_total, shard_opt);
     g.master_weights = ceil_div(P * master_b, shard_opt);
+    g.compute        = transient_weight_bytes;
 
-    if (full && stack == train_stack::torchtune && N == 1) {
+    if (h.in_backward) {
         g.gradients = largest_tensor * grad_b;
-        note("single-GPU full fine-tuning in pure bf16: the optimizer steps each parameter as soon as its "
-             "gradient is ready (torchtune optimizer_in_bwd), so only the largest gradient is live");
+        note("the optimizer steps each parameter as soon as its gradient is ready (optimizer in backward): only "
+             "the largest gradient is alive");
+    } else {
+        note("every gradient is kept until the optimizer step (gradient accumulation)");
     }
 
     // ---- data-parallel buffers
     if (N > 1 && p.zero_stage == 0) {
         g.gradients += P * grad_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
         note("DDP keeps a second copy of the gradients in its all-reduce buckets");
-    } else if (N > 1 && p.zero_stage <= 2 && stack == train_stack::hf_trainer) {
+    } else if (N > 1 && p.zero_stage <= 2 && row.deepspeed_zero) {
         // DeepSpeed reduce + allgather buckets, double-buffered with overlap_comm.
         g.gradients += 2 * std::min(detail::ds_bucket_elements, P) * grad_b;
-    } else if (N > 1 && p.zero_stage == 3) {
-        // The gathered (unsharded) parameters in use: the largest unit (a layer, the embedding or
-        // lm_head) plus the next layer prefetched.
-        g.weights += std::max(largest_layer, largest_global) + largest_layer;
-        if (stack == train_stack::hf_trainer && !p.offload_optimizer)
-            // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy.
-            g.gradients += std::min(detail::ds_sub_group_elements, ceil_div(P, N)) * 4;
+    } else if (p.zero_stage == 3 && (N > 1 || row.deepspeed_zero)) {
+        if (row.deepspeed_zero) {
+            // DeepSpeed ZeRO-3 keeps gathered 16-bit parameters alive up to stage3_max_live_parameters
+            // (1e9 in the config below and Qwen's ds_config_zero3.json), re-gathered ones within
+            // stage3_max_reuse_distance not released: the base's params up to that count.
+            const std::uint64_t total_params = full ? full_bytes / dense_b : base_bytes / 2;
+            g.weights += std::min(detail::ds_sub_group_elements, total_params) * 2;
+            if (!p.offload_optimizer)
+                // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy.
+                g.gradients += std::min(detail::ds_sub_group_elements, ceil_div(P, N)) * 4;
+        } else {
+            // FSDP: the unsharded unit in use (a layer, the embedding or lm_head) plus the next one
+            // prefetched (forward/backward_prefetch).
+            g.weights += std::max(largest_layer, largest_global) + largest_layer;
+        }
     }
 
     // ---- optimizer offload
@@ -218,23 +265,38 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (p.offload_optimizer) {
         host.optimizer      = opt_total;
         host.master_weights = P * master_b;
-        host.gradients      = stack == train_stack::hf_trainer ? P * 4 : 0; // ZeRO-Offload's fp32 gradient copy
+        host.gradients      = row.deepspeed_zero ? P * 4 : 0; // ZeRO-Offload's fp32 gradient copy
         g.optimizer = g.master_weights = 0;
         note("optimizer states (and DeepSpeed's fp32 gradient copy) live in host RAM, summed over all GPUs");
     }
 
     // ---- activations, and the optimizer step's temporaries
-    const auto act = detail::estimate_activations(m, p, stack);
-    g.activations  = act.peak_bytes;
-    if (stack == train_stack::hf_trainer && p.zero_stage == 0 && p.optimizer == optimizer_kind::adamw &&
-        !p.offload_optimizer) {
+    const auto act           = detail::estimate_activations(m, p, h, full ? nullptr : &lora, fp32_residual);
+    g.activations            = act.peak_bytes;
+    const bool foreach_temps = row.step == optimizer_step::foreach_temps && !zero_ds && !h.in_backward &&
+                               p.optimizer == optimizer_kind::adamw && !p.offload_optimizer;
+    // DeepSpeed ZeRO-1/2 steps on an fp32 copy of this rank's flattened gradient partition
+    // (stage_1_and_2.py: single_grad_partition ... .to(fp32)), made and freed at each step.
+    const bool ds_fp32_grads  = zero_ds && p.zero_stage <= 2 && !p.offload_optimizer && full;
+    std::uint64_t step_excess = 0;
+    if (foreach_temps || ds_fp32_grads) {
         // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
         // activations are freed by then, so only what exceeds them raises the peak.
-        const std::uint64_t step_tmp = P * state_b;
-        if (step_tmp > g.activations) g.optimizer += step_tmp - g.activations;
+        const std::uint64_t step_tmp = foreach_temps ? ceil_div(P * state_b, shard_opt) : ceil_div(P, N) * 4;
+        if (step_tmp > g.activations) step_excess = step_tmp - g.activations;
+        g.optimizer += step_excess;
     }
 
-    g.overhead = static_cast<std::int64_t>(cuda_context_bytes + allocator_slack_bytes + (N > 1 ? nccl_bytes : 0));
+    // ---- the runtime outside the allocated peak: CUDA context, allocator slack, NCCL
+    std::uint64_t slack = allocator_slack_bytes;
+    if (h.lengths == batch_lengths::variable) {
+        // The cached blocks of earlier sizes are free at the optimizer step, which takes its
+        // temporaries from them: only what exceeds the step's own excess adds to the reserve.
+        const auto cached =
+            static_cast<std::uint64_t>(variable_length_slack_per_transient * static_cast<double>(act.transient_bytes));
+        slack += cached > step_excess ? cached - step_excess : 0;
+    }
+    g.overhead = static_cast<std::int64_t>(cuda_context_bytes + slack + (N > 1 ? nccl_bytes : 0));
 
     // ---- devices
     for (std::uint64_t i = 0; i < N; ++i) {
@@ -270,23 +332,38 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
 
     est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
 
-    // ---- assumptions
-    if (stack == train_stack::torchtune)
-        note("pure bf16 follows torchtune: bf16 params/grads/optimizer states, compiled kernels, chunked "
-             "cross-entropy, FSDP");
-    else
-        note("mixed precision follows transformers Trainer + PEFT (+ DeepSpeed for --zero): autocast, eager kernels, "
-             "fp32 cross-entropy over the full logits");
+    // ---- what was assumed
+    est.trainer = {std::string(row.name), std::string(row.what), h.lora_dropout,   h.loss,
+                   h.in_backward,         foreach_temps,         upcast_bytes > 0, h.lengths};
+    est.band    = training_band(p);
+    if (est.band) {
+        std::int64_t peak = 0;
+        for (const auto& d : est.devices)
+            if (d.kind == device_kind::cuda) peak = std::max(peak, d.total_bytes());
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "expected %s per GPU; measured runs of this kind (%s, %u dev cases): %+.0f%% to %+.0f%%",
+                      gib_text(static_cast<double>(peak), 1).c_str(), est.band->kind.c_str(), est.band->cases,
+                      est.band->low * 100.0, est.band->high * 100.0);
+        est.band->text = buf;
+    }
+    note("trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name) + ")");
+    note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
+    if (foreach_temps) note("torch AdamW (foreach): the step allocates one parameter-sized temporary");
+    if (ds_fp32_grads) note("DeepSpeed ZeRO-1/2: the step makes an fp32 copy of this rank's gradient partition");
     if (!full)
-        note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "bf16") +
-             ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout 0");
+        note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "16-bit") +
+             ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
+             two_decimals(h.lora_dropout) +
+             (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
     note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
     if (p.zero_stage > 0 && N == 1)
-        note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank: nothing changes" +
-             (p.offload_optimizer ? " except the offload" : ""));
-    if (p.zero_stage == 3 && stack == train_stack::torchtune) note("ZeRO-3 taken as FSDP full sharding (torchtune)");
-    note("overhead: CUDA context 1 GiB + caching-allocator slack 1.5 GiB" +
-         std::string(N > 1 ? " + NCCL 0.5 GiB" : ""));
+        note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank" +
+             (p.offload_optimizer ? "; the offload still applies" : ""));
+    if (p.zero_stage > 0 && !row.deepspeed_zero) note("--zero taken as FSDP sharding (this trainer has no DeepSpeed)");
+    note("overhead: CUDA context 1 GiB + caching-allocator slack " + gib_text(static_cast<double>(slack), 2) +
+         (h.lengths == batch_lengths::variable ? " (batches of varying length: cached blocks of earlier sizes)" : "") +
+         (N > 1 ? " + NCCL 0.5 GiB" : ""));
     return est;
 }
 

@@ -65,10 +65,11 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
 
 } // namespace
 
-activation_estimate estimate_activations(const model_desc& m, const training_params& p, train_stack stack) {
+activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
+                                         const lora_plan* lora, bool fp32_residual) {
     // 16-bit activations under bf16/fp16 (mixed or pure); fp32 training keeps fp32 ones.
     const std::uint64_t act_b  = p.precision == train_precision::fp32 ? 4 : 2;
-    const bool fused           = stack == train_stack::torchtune;
+    const bool fused           = h.row->fused_kernels;
     const std::uint64_t tokens = p.seq * p.micro_batch;
 
     activation_estimate a;
@@ -79,24 +80,50 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
         widest                = std::max(widest, lb.widest);
     }
-    // Checkpointing keeps the input of every layer (one h-wide activation per token each).
-    a.checkpoint_bytes = std::uint64_t{m.n_layer} * m.n_embd * act_b * tokens;
+    // LoRA dropout (p > 0) feeds lora_A a dropped-out copy of the module's input, which autograd keeps
+    // for lora_A's weight gradient, with its mask (one byte per element): PEFT's LoraLayer
+    // `lora_B(lora_A(dropout(x)))`. With fp32 adapters under autocast PEFT casts x to the adapter
+    // dtype and autocast casts it back to 16-bit for the matmul: that 16-bit copy is what lora_A
+    // keeps, dropout or not. 16-bit adapters with p = 0 keep x itself (nothing new).
+    if (lora != nullptr) {
+        const bool dropout           = h.lora_dropout > 0;
+        const bool recast            = h.row->fp32_adapters && act_b == 2;
+        const std::uint64_t copy     = recast || dropout ? act_b : 0;
+        const std::uint64_t per_elem = copy + (dropout ? 1 : 0);
+        a.per_layer_saved_bytes += lora->total_inputs * per_elem * tokens;
+        a.largest_layer_bytes += lora->largest_layer_inputs * per_elem * tokens;
+    }
+    // Checkpointing keeps the input of every layer (one h-wide activation per token each): fp32 when
+    // the k-bit preparation made the embeddings fp32 (the residual stream stays fp32), none on the GPU
+    // but the two in transfer when they are offloaded to host RAM (unsloth).
+    const std::uint64_t ckpt_b = fp32_residual ? 4 : act_b;
+    const std::uint64_t kept   = h.row->offload_checkpoints ? std::min<std::uint64_t>(2, m.n_layer) : m.n_layer;
+    a.checkpoint_bytes         = kept * m.n_embd * ckpt_b * tokens;
     // Backward of one layer holds the incoming gradient and the one being produced for its widest
     // intermediate, plus the residual stream's gradient twice (h each).
     a.backward_work_bytes = (2 * widest + 2 * m.n_embd) * act_b * tokens;
 
     const std::uint64_t logit_elems = tokens * m.n_vocab;
-    if (stack == train_stack::hf_trainer) {
-        // transformers: 16-bit logits (2) + the shifted .contiguous() copy (2) + cross_entropy's fp32
-        // upcast under autocast (4) + its fp32 log_softmax output (4) = 12 bytes at the forward
-        // peak; backward holds the saved log_softmax (4), its gradient (4) and the input gradient
-        // (4) = 12 again. fp32 training: 4 + 4 + 4 the same.
+    switch (h.loss) {
+    case loss_impl::full:
+        // transformers: 16-bit logits (2) + the fp32 copy cross-entropy takes (autocast, or the
+        // loss function's .float(): 4) + log_softmax's fp32 output (4) + the shifted copy (2: the
+        // 16-bit logits in Qwen-style remote code; the labels only in transformers >= 4.50) = 12
+        // bytes at the forward peak; backward holds the saved log_softmax, its gradient and the input
+        // gradient, 12 again. fp32 training: 4 + 4 + 4.
         a.logits_peak_bytes = logit_elems * 12;
-    } else {
-        // torchtune: the output projection runs in 8 chunks (num_output_chunks) kept in bf16 (2
-        // bytes for all), and CEWithChunkedOutputLoss upcasts one chunk at a time: its fp32 copy,
-        // log_softmax and gradient (12 bytes) for an eighth of the tokens.
-        a.logits_peak_bytes = logit_elems * 2 + logit_elems * 12 / 8;
+        break;
+    case loss_impl::chunked:
+        // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for
+        // all); CEWithChunkedOutputLoss upcasts one chunk at a time: fp32 copy, log_softmax and its
+        // gradient (12 bytes) for an eighth of the tokens. LitGPT's 128-token chunks need less.
+        a.logits_peak_bytes = logit_elems * act_b + logit_elems * 12 / 8;
+        break;
+    case loss_impl::fused:
+        // unsloth's Fast_CrossEntropyLoss: 16-bit logits, a fp32 logsumexp per token, the gradient
+        // written into the logits in place.
+        a.logits_peak_bytes = logit_elems * act_b + tokens * 4;
+        break;
     }
 
     if (p.grad_checkpointing) {
@@ -106,6 +133,9 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     } else {
         a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
     }
+    a.transient_bytes = p.grad_checkpointing
+                            ? std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes)
+                            : std::max(a.logits_peak_bytes, a.backward_work_bytes);
     return a;
 }
 

@@ -7,6 +7,7 @@
 #include "llmplan/error.h"
 #include "llmplan/estimate.h"
 #include "llmplan/model_desc.h"
+#include "llmplan/trainer.h"
 
 #include <cstdint>
 #include <string>
@@ -28,17 +29,25 @@ struct lora_plan {
     std::vector<trained_tensor> matrices;   ///< A [r, in] and B [out, r] of every target
     std::vector<std::string> roles;         ///< tensor roles that got an adapter (for the notes)
     std::uint64_t largest_layer_params = 0; ///< adapter params of the layer holding the most
+    std::uint64_t largest_layer_inputs = 0; ///< sum of adapted modules' in_features in the widest layer
+    std::uint64_t total_inputs         = 0; ///< the same summed over every layer
 };
 
 /// Adapters for rank r on the targets ("all-linear" or short names q,k,v,o,gate,up,down).
 /// Errors: unknown name, or a target this architecture lacks.
 result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets);
 
-/// Which framework's habits the estimate follows (the sources measured with these two).
-enum class train_stack : std::uint8_t {
-    hf_trainer, ///< transformers Trainer + PEFT (+ DeepSpeed): autocast, eager kernels, full fp32 logits
-    torchtune,  ///< torchtune recipes: pure bf16, compiled (fused) kernels, chunked cross-entropy, FSDP
+/// A trainer row with the user's overrides applied: what the estimate follows.
+struct train_habits {
+    const trainer_profile* row = nullptr;
+    double lora_dropout        = 0;
+    loss_impl loss             = loss_impl::full;
+    bool in_backward           = false; ///< optimizer steps each parameter in backward (one grad alive)
+    batch_lengths lengths      = batch_lengths::variable;
 };
+
+/// Resolve --trainer and the overrides for this workload; error on an unknown trainer or bad value.
+result<train_habits> resolve_habits(const training_params& p);
 
 struct activation_estimate {
     std::uint64_t per_layer_saved_bytes = 0; ///< sum over layers of what backward keeps, no recomputation
@@ -46,11 +55,15 @@ struct activation_estimate {
     std::uint64_t largest_layer_bytes   = 0; ///< one layer's saved activations (recomputed in backward)
     std::uint64_t backward_work_bytes   = 0; ///< gradient tensors in flight inside one layer's backward
     std::uint64_t logits_peak_bytes     = 0; ///< logits and the loss's copies at their peak
+    std::uint64_t transient_bytes       = 0; ///< the largest block freed and re-made every step (logits or a layer)
     std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak
 };
 
 /// Activation memory of one micro-batch (Korthikanti et al. 2022, re-derived per layer kind).
-activation_estimate estimate_activations(const model_desc& m, const training_params& p, train_stack stack);
+/// `lora` (may be null) gives the adapted inputs that dropout copies; `fp32_residual` when a k-bit
+/// upcast made the embeddings fp32, so the residual stream and its checkpoints are fp32.
+activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
+                                         const lora_plan* lora, bool fp32_residual);
 
 /// DeepSpeed JSON config for the plan (multi-GPU ZeRO); empty for a single GPU without ZeRO.
 std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden_size);

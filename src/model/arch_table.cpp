@@ -45,6 +45,12 @@ arch_row{"bert",        fk::plain, nk::layer, pk::learned, true,  true,  true,  
 arch_row{"qwen",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true },
 arch_row{"internlm2",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, false},
 arch_row{"olmo2",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none, false},
+// SmolLM3: Llama blocks (modeling_smollm3.py; no_rope_layers only skips RoPE, no weights) with tied
+// embeddings by default (configuration_smollm3.py: tie_word_embeddings=True).
+arch_row{"smollm3",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false},
+// Llama 4 (modeling_llama4.py): Llama attention (its qk norm is a weightless L2 norm), Llama4TextMoe
+// in the layers of moe_layers / interleave_moe_layer_step, Llama4TextMLP(intermediate_size_mlp) in the others.
+arch_row{"llama4_text", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::llama4, false},
 arch_row{"nemotron-nas",fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
 };
 // clang-format on
@@ -54,13 +60,17 @@ struct alias {
 };
 // model_type spellings that share a row (multimodal wrappers' text configs, renamed families).
 constexpr std::array aliases{
-    alias{"gemma3_text",     "gemma3"      },
-    alias{"qwen3_vl_text",   "qwen3"       },
-    alias{"qwen3_vl",        "qwen3"       },
-    alias{"deci",            "nemotron-nas"},
-    alias{"RefinedWebModel", "falcon"      },
-    alias{"RefinedWeb",      "falcon"      },
-    alias{"qwen2_5_vl_text", "qwen2"       },
+    alias{"gemma3_text",       "gemma3"      },
+    alias{"qwen3_vl_text",     "qwen3"       },
+    alias{"qwen3_vl",          "qwen3"       },
+    alias{"deci",              "nemotron-nas"},
+    alias{"RefinedWebModel",   "falcon"      },
+    alias{"RefinedWeb",        "falcon"      },
+    alias{"qwen2_5_vl_text",   "qwen2"       },
+ // Qwen3-VL MoE's language model is Qwen3-MoE (transformers modeling_qwen3_vl_moe.py reuses its blocks).
+    alias{"qwen3_vl_moe_text", "qwen3_moe"   },
+ // Kimi K2 ships DeepseekV3ForCausalLM weights (its config's "architectures"); only model_type differs.
+    alias{"kimi_k2",           "deepseek_v3" },
 };
 
 } // namespace
@@ -76,7 +86,7 @@ std::optional<arch_row> find_arch(std::string_view model_type) {
 std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
-           "glm4, cohere, bert, internlm2, olmo2, nemotron-nas";
+           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas";
 }
 
 } // namespace llmplan::detail

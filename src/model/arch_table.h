@@ -23,6 +23,7 @@ enum class moe_style : std::uint8_t {
     qwen3_moe, ///< routed experts only, mlp_only_layers dense
     deepseek,  ///< routed + n_shared_experts, first_k_dense_replace dense layers, MLA attention
     gpt_oss,   ///< fused gate_up experts with biases, router with bias
+    llama4,    ///< fused gate_up experts + one shared expert; dense layers use intermediate_size_mlp
 };
 
 struct arch_row {

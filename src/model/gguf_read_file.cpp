@@ -75,7 +75,7 @@ std::string split_path(const std::string& prefix, std::uint64_t no_1based, std::
     return fmt::format("{}-{:05}-of-{:05}.gguf", prefix, no_1based, count);
 }
 
-result<gguf_file> read_split(gguf_file first, std::uint64_t count) {
+result<gguf_file> read_split(gguf_file first, std::uint64_t count, const detail::gguf_part_reader& read_part) {
     const auto prefix = split_prefix(first.path);
     if (!prefix)
         return make_error(
@@ -87,7 +87,7 @@ result<gguf_file> read_split(gguf_file first, std::uint64_t count) {
         names.insert(t.desc.name);
     for (std::uint64_t i = 1; i < count; ++i) {
         const std::string p = split_path(*prefix, i + 1, count);
-        auto part           = read_one(p);
+        auto part           = read_part(p);
         if (!part) {
             if (part.error().code == error_code::file_not_found)
                 return make_error(error_code::file_not_found,
@@ -125,7 +125,11 @@ result<gguf_file> read_split(gguf_file first, std::uint64_t count) {
 } // namespace
 
 result<gguf_file> read_gguf_file(const std::string& path) {
-    auto r = read_one(path);
+    return detail::read_gguf_set(path, read_one);
+}
+
+result<gguf_file> detail::read_gguf_set(const std::string& path, const gguf_part_reader& read_part) {
+    auto r = read_part(path);
     if (!r) return r;
     const std::uint64_t count = kv_uint(*r, "split.count").value_or(1);
     if (count <= 1) return r;
@@ -140,12 +144,12 @@ result<gguf_file> read_gguf_file(const std::string& path) {
                 error_code::bad_value,
                 fmt::format("split.no is {} but the file name does not end like \"{}\"", no, split_suffix_example),
                 path);
-        r = read_one(split_path(*prefix, 1, count));
+        r = read_part(split_path(*prefix, 1, count));
         if (!r) return r;
         if (kv_uint(*r, "split.no").value_or(0) != 0 || kv_uint(*r, "split.count").value_or(1) != count)
             return make_error(error_code::bad_value, "the first split part disagrees on split.no/split.count", r->path);
     }
-    return read_split(std::move(*r), count);
+    return read_split(std::move(*r), count, read_part);
 }
 
 } // namespace llmplan

@@ -4,7 +4,10 @@
 #include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/safetensors.h"
+#include "llmplan/suggest.h"
 #include "model/arch_tensors.h"
+#include "model/hub/hub.h"
+#include "model/load_detail.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -42,11 +45,28 @@ result<model_desc> load_config_file(const fs::path& config) {
     return m;
 }
 
+} // namespace
+
+result<model_desc> detail::add_checkpoint(model_desc m, const safetensors_model& st) {
+    m.file_bytes = st.headers_read ? st.file_bytes : st.index_total_size;
+    if (!st.headers_read) {
+        m.notes.push_back("only the safetensors index is present: weights from the formula, disk size from the index");
+        return m;
+    }
+    if (m.quant.method != quant_method::none) {
+        m.notes.push_back("quantized checkpoint: parameters from the architecture, bytes on disk from its files");
+        return m;
+    }
+    m.tensors = st.tensors;
+    m.source  = weights_source::tensors;
+    return m;
+}
+
 /// A checkpoint folder: the config describes the architecture; the safetensors headers (when
 /// present) give the exact tensors. Unquantized checkpoints replace the generated tensors by the
 /// file's; quantized ones (packed int32/uint8 blocks, scales) keep the architecture's tensors for
 /// parameter counts and record the exact bytes on disk.
-result<model_desc> load_model_dir(const fs::path& dir) {
+result<model_desc> detail::load_model_dir(const fs::path& dir) {
     auto m = load_config_file(dir / "config.json");
     if (!m) return m;
     std::error_code ec;
@@ -56,26 +76,13 @@ result<model_desc> load_model_dir(const fs::path& dir) {
     if (!has_weights) return m;
     auto st = read_safetensors_dir(dir.string());
     if (!st) return st.error();
-    m->file_bytes = st->headers_read ? st->file_bytes : st->index_total_size;
-    if (!st->headers_read) {
-        m->notes.push_back("only the safetensors index is present: weights from the formula, disk size from the index");
-        return m;
-    }
-    if (m->quant.method != quant_method::none) {
-        m->notes.push_back("quantized checkpoint: parameters from the architecture, bytes on disk from its files");
-        return m;
-    }
-    m->tensors = std::move(st->tensors);
-    m->source  = weights_source::tensors;
-    return m;
+    return add_checkpoint(std::move(*m), *st);
 }
 
-result<model_desc> load_gguf(const fs::path& p) {
-    auto g = read_gguf_file(p.string());
-    if (!g) return g.error();
-    auto m = model_from_gguf(*g, p.string());
+result<model_desc> detail::model_from_gguf_file(const gguf_file& g, const std::string& path) {
+    auto m = model_from_gguf(g, path);
     if (!m) return m;
-    m->gguf_path = p.string();
+    m->gguf_path = path;
     // A vocab-only GGUF (tokenizer tests) has the architecture's numbers but no tensors: size the
     // weights from the architecture as for a config-only model.
     if (m->tensors.empty() && m->n_layer > 0) {
@@ -87,27 +94,48 @@ result<model_desc> load_gguf(const fs::path& p) {
     return m;
 }
 
+namespace {
+
+result<model_desc> load_gguf(const fs::path& p) {
+    auto g = read_gguf_file(p.string());
+    if (!g) return g.error();
+    return detail::model_from_gguf_file(*g, p.string());
+}
+
+result<model_desc> with_origin(result<model_desc> m, std::string kind, std::string location) {
+    if (m && m->origin.kind.empty()) {
+        m->origin.kind     = std::move(kind);
+        m->origin.location = std::move(location);
+    }
+    return m;
+}
+
 } // namespace
 
-result<model_desc> load_model(std::string_view spec) {
+result<model_desc> load_model(std::string_view spec, const load_options& options) {
+    if (options.uploaded) return *options.uploaded;
     if (spec.empty()) return make_error(error_code::bad_value, "empty MODEL; expected a catalog id or a path", "MODEL");
     std::error_code ec;
     const fs::path p(spec);
-    if (fs::is_directory(p, ec)) {
+    if (options.allow_paths && fs::is_directory(p, ec)) {
         const auto config = p / "config.json";
         if (!fs::exists(config, ec))
             return make_error(error_code::file_not_found,
                               "directory has no config.json; expected a Hugging Face model folder", p.string());
-        return load_model_dir(p);
+        return with_origin(detail::load_model_dir(p), "file", p.string());
     }
-    if (fs::is_regular_file(p, ec)) {
-        if (p.extension() == ".gguf") return load_gguf(p);
-        return load_config_file(p);
+    if (options.allow_paths && fs::is_regular_file(p, ec)) {
+        if (p.extension() == ".gguf") return with_origin(load_gguf(p), "file", p.string());
+        return with_origin(load_config_file(p), "file", p.string());
     }
-    if (const auto* e = find_in_catalog(spec)) return load_catalog_model(*e);
-    return make_error(error_code::file_not_found,
-                      "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)",
-                      std::string(spec));
+    auto name = hub::parse_model_name(spec);
+    if (name && !*name) return name->error();
+    if (!(name && (*name)->prefixed))
+        if (const auto* e = find_in_catalog(spec)) return with_origin(load_catalog_model(*e), "catalog", e->id);
+    if (name) return hub::load_hub_model(**name, options);
+    std::string msg = "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)";
+    if (const auto s = suggest_models(spec, 3); !s.empty()) msg += "; did you mean " + format_suggestions(s) + "?";
+    return make_error(error_code::file_not_found, msg, std::string(spec));
 }
 
 } // namespace llmplan

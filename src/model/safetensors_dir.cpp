@@ -75,11 +75,17 @@ result<std::string> read_text_file(const std::string& path) {
     return text;
 }
 
+/// Headers of files in `dir`, read from disk.
+safetensors_header_reader file_reader(const std::string& dir) {
+    return [dir](const std::string& name) { return read_safetensors_file((fs::path(dir) / name).string()); };
+}
+
 /// Appends one file's tensors to the model.
-status add_file(safetensors_model& m, const std::string& name, std::unordered_map<std::string, std::string>& seen) {
-    const std::string path = (fs::path(m.dir) / name).string();
-    auto h                 = read_safetensors_file(path);
+status add_file(safetensors_model& m, const std::string& name, std::unordered_map<std::string, std::string>& seen,
+                const safetensors_header_reader& read) {
+    auto h = read(name);
     if (!h) return unexpected{h.error()};
+    const std::string& path = h->path;
     for (auto& t : h->tensors) {
         if (auto [it, inserted] = seen.emplace(t.name, name); !inserted)
             return make_error(error_code::duplicate_key,
@@ -97,24 +103,52 @@ status add_file(safetensors_model& m, const std::string& name, std::unordered_ma
     return ok();
 }
 
+/// Shard names of an index, unique, in first-appearance order.
+std::vector<std::string> unique_shards(const safetensors_index& idx) {
+    std::vector<std::string> shards;
+    for (const auto& s : idx.shards)
+        if (std::find(shards.begin(), shards.end(), s) == shards.end()) shards.push_back(s);
+    return shards;
+}
+
+/// Every shard of the index read; each tensor must sit in the shard the index names.
+result<safetensors_model> add_indexed(safetensors_model m, const safetensors_index& idx, std::string_view index_path,
+                                      const safetensors_header_reader& read) {
+    m.has_index        = true;
+    m.index_total_size = idx.total_size;
+    std::unordered_map<std::string, std::string> seen; // tensor name -> file
+    for (const auto& s : unique_shards(idx))
+        if (auto st = add_file(m, s, seen, read); !st) return unexpected{st.error()};
+    for (std::size_t i = 0; i < idx.names.size(); ++i) {
+        const auto it = seen.find(idx.names[i]);
+        if (it == seen.end() || it->second != idx.shards[i])
+            return make_error(error_code::missing_field,
+                              fmt::format("tensor \"{}\" is mapped to {} but is not in its header; expected the "
+                                          "index to match the shards",
+                                          detail::printable(idx.names[i]), idx.shards[i]),
+                              fmt::format("{}:/weight_map{}", index_path, detail::json_pointer(idx.names[i])));
+    }
+    m.headers_read = true;
+    hf_assign_roles(m.tensors);
+    return m;
+}
+
 result<safetensors_model> read_indexed(safetensors_model m, const std::string& index_path) {
     auto text = read_text_file(index_path);
     if (!text) return unexpected{text.error()};
     auto idx = parse_safetensors_index(*text, index_path);
     if (!idx) return unexpected{idx.error()};
-    m.has_index        = true;
-    m.index_total_size = idx->total_size;
-    std::vector<std::string> shards; // unique, in first-appearance order
-    for (const auto& s : idx->shards)
-        if (std::find(shards.begin(), shards.end(), s) == shards.end()) shards.push_back(s);
+    const auto shards   = unique_shards(*idx);
     std::size_t present = 0;
     for (const auto& s : shards)
         present += fs::exists(fs::path(m.dir) / s) ? 1 : 0;
 
     if (present == 0) { // index only (a config-only catalog entry): names and total_size
-        m.headers_read = false;
-        m.files        = shards;
-        m.tensor_files = idx->shards;
+        m.has_index        = true;
+        m.index_total_size = idx->total_size;
+        m.headers_read     = false;
+        m.files            = shards;
+        m.tensor_files     = idx->shards;
         for (const auto& name : idx->names) {
             tensor_desc t;
             t.name = name;
@@ -124,27 +158,14 @@ result<safetensors_model> read_indexed(safetensors_model m, const std::string& i
         m.data_bytes = idx->total_size;
         return m;
     }
-    std::unordered_map<std::string, std::string> seen; // tensor name -> file
-    for (const auto& s : shards) {
+    for (const auto& s : shards)
         if (!fs::exists(fs::path(m.dir) / s))
             return make_error(error_code::file_not_found,
                               fmt::format("shard {} listed in {} is missing; expected all {} shards", s,
                                           index_file_name, shards.size()),
                               (fs::path(m.dir) / s).string());
-        if (auto st = add_file(m, s, seen); !st) return unexpected{st.error()};
-    }
-    for (std::size_t i = 0; i < idx->names.size(); ++i) {
-        const auto it = seen.find(idx->names[i]);
-        if (it == seen.end() || it->second != idx->shards[i])
-            return make_error(error_code::missing_field,
-                              fmt::format("tensor \"{}\" is mapped to {} but is not in its header; expected the "
-                                          "index to match the shards",
-                                          detail::printable(idx->names[i]), idx->shards[i]),
-                              index_path + ":/weight_map" + detail::json_pointer(idx->names[i]));
-    }
-    m.headers_read = true;
-    hf_assign_roles(m.tensors);
-    return m;
+    auto reader = file_reader(m.dir);
+    return add_indexed(std::move(m), *idx, index_path, reader);
 }
 
 } // namespace
@@ -231,9 +252,21 @@ result<safetensors_model> read_safetensors_dir(const std::string& dir) {
                           "no safetensors files; expected model.safetensors, model.safetensors.index.json or "
                           "*.safetensors",
                           dir);
+    return read_safetensors_headers(dir, nullptr, names, file_reader(dir));
+}
+
+result<safetensors_model> read_safetensors_headers(std::string label, const safetensors_index* index,
+                                                   const std::vector<std::string>& files,
+                                                   const safetensors_header_reader& read) {
+    safetensors_model m;
+    m.dir = std::move(label);
+    if (index) {
+        const std::string index_path = fmt::format("{}/{}", m.dir, index_file_name);
+        return add_indexed(std::move(m), *index, index_path, read);
+    }
     std::unordered_map<std::string, std::string> seen;
-    for (const auto& name : names)
-        if (auto st = add_file(m, name, seen); !st) return unexpected{st.error()};
+    for (const auto& name : files)
+        if (auto st = add_file(m, name, seen, read); !st) return unexpected{st.error()};
     m.headers_read = true;
     hf_assign_roles(m.tensors);
     return m;

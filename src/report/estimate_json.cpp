@@ -109,6 +109,16 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
     return j;
 }
 
+static nlohmann::json band_to_json(const memory_band& b) {
+    return {
+        {"kind",  b.kind },
+        {"low",   b.low  },
+        {"high",  b.high },
+        {"cases", b.cases},
+        {"text",  b.text }
+    };
+}
+
 nlohmann::json training_to_json(const model_desc& m, const training_params& p, const training_estimate& e) {
     static constexpr const char* methods[]    = {"full", "lora", "qlora"};
     static constexpr const char* optimizers[] = {"adamw", "adamw-8bit", "sgd", "adafactor"};
@@ -129,9 +139,22 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
         {"gpus",               p.gpus                                   },
         {"zero",               p.zero_stage                             },
         {"offload_optimizer",  on_off(p.offload_optimizer)              },
+        {"trainer",            e.trainer.name                           },
     };
     std::uint64_t disk = m.file_bytes;
     if (disk == 0) disk = weights_bytes(m);
+    const nlohmann::json trainer = {
+        {"name",                  e.trainer.name                           },
+        {"what",                  e.trainer.what                           },
+        {"lora_dropout",          e.trainer.lora_dropout                   },
+        {"loss",                  std::string(to_string(e.trainer.loss))   },
+        {"optimizer_in_backward", e.trainer.optimizer_in_backward          },
+        {"foreach_step_temps",    e.trainer.foreach_step_temps             },
+        {"kbit_upcast",           e.trainer.kbit_upcast                    },
+        {"batch_lengths",         std::string(to_string(e.trainer.lengths))}
+    };
+    nlohmann::json band = nullptr;
+    if (e.band) band = band_to_json(*e.band);
     return {
         {"model",            model_to_json(m)       },
         {"workload",         w                      },
@@ -141,13 +164,25 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
         {"lora_params",      e.lora_params          },
         {"flops_per_token",  e.flops_per_token      },
         {"launch_config",    e.launch_config_json   },
-        {"assumptions",      e.assumptions          }
+        {"assumptions",      e.assumptions          },
+        {"trainer",          trainer                },
+        {"band",             band                   }
     };
 }
 
 } // namespace llmplan
 
 namespace llmplan {
+nlohmann::json training_fit_to_json(const training_fit_answer& a) {
+    return {
+        {"budget_bytes",    a.budget_bytes                                                               },
+        {"fits",            a.fits_as_asked                                                              },
+        {"max_seq",         a.max_seq                                                                    },
+        {"max_micro_batch", a.max_micro_batch                                                            },
+        {"best_setup",      a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_setup)}
+    };
+}
+
 nlohmann::json fit_to_json(const fit_answer& a) {
     return {
         {"budget_bytes", a.budget_bytes                                                                   },

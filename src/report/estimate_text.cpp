@@ -38,8 +38,19 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
     if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,
                          e.vllm_max_model_len);
+    s += fmt::format("engine    {} ({})\n", e.engine_release, e.engine_range);
+    if (e.accuracy)
+        s += fmt::format("accuracy  {} {} {} estimates vs {} measured values: median error {:.1f}%, 90% within "
+                         "{:.1f}%, {:.0f}% within tolerance, {:.0f}% more than 10% under\n",
+                         e.accuracy->engine, e.accuracy->device, e.weight_class, e.accuracy->cases,
+                         100 * e.accuracy->median_abs_error, 100 * e.accuracy->p90_abs_error,
+                         100 * e.accuracy->within_tolerance, 100 * e.accuracy->under_10pct_share);
+    else
+        s += fmt::format("accuracy  no measured run of this kind ({} {}) to compare with\n", engine_name(p.engine),
+                         e.weight_class);
     for (const auto& n : e.notes)
         s += "note      " + n + "\n";
+    if (const auto from = origin_to_text(m); !from.empty()) s += "read from " + from + "\n";
     return s;
 }
 
@@ -50,6 +61,7 @@ std::string training_to_text(const model_desc& m, const training_params& p, cons
         p.micro_batch, p.gpus);
     s += devices_table(e.devices);
     s += fmt::format("\ncompute   {:.3g} FLOPs per token trained\n", e.flops_per_token);
+    if (e.band) s += "band      " + e.band->text + "\n";
     for (const auto& a : e.assumptions)
         s += "assumed   " + a + "\n";
     if (!e.launch_config_json.empty()) s += "\nDeepSpeed config:\n" + e.launch_config_json + "\n";
@@ -59,6 +71,17 @@ std::string training_to_text(const model_desc& m, const training_params& p, cons
 } // namespace llmplan
 
 namespace llmplan {
+std::string training_fit_to_text(const training_fit_answer& a) {
+    std::string s = fmt::format("\nin {} per GPU: {}\n", human_bytes(static_cast<std::int64_t>(a.budget_bytes)),
+                                a.fits_as_asked ? "fits as asked" : "does NOT fit as asked");
+    s += fmt::format("  longest --seq at this micro-batch     {}\n",
+                     a.max_seq ? std::to_string(a.max_seq) + " tokens" : "none");
+    s += fmt::format("  largest --micro-batch at this seq     {}\n",
+                     a.max_micro_batch ? std::to_string(a.max_micro_batch) : "none");
+    s += fmt::format("  most capable setup that fits          {}\n", a.best_setup.empty() ? "none" : a.best_setup);
+    return s;
+}
+
 std::string fit_to_text(const fit_answer& a) {
     std::string s = fmt::format("\nin {} per device: {}\n", human_bytes(static_cast<std::int64_t>(a.budget_bytes)),
                                 a.fits_as_asked ? "fits as asked" : "does NOT fit as asked");

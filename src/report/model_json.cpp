@@ -45,6 +45,16 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"file_bytes",         m.file_bytes                                               },
         {"notes",              m.notes                                                    },
     };
+    if (!m.origin.kind.empty())
+        j["origin"] = {
+            {"kind",          m.origin.kind         },
+            {"location",      m.origin.location     },
+            {"revision",      m.origin.revision     },
+            {"commit",        m.origin.commit       },
+            {"files",         m.origin.files        },
+            {"requests",      m.origin.requests     },
+            {"bytes_fetched", m.origin.bytes_fetched}
+        };
     if (l.attn == attn_kind::mla)
         j["mla"] = {
             {"q_lora_rank",      m.mla.q_lora_rank     },

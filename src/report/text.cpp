@@ -12,11 +12,19 @@ std::string human_bytes(std::int64_t bytes) {
     return fmt::format("{:.2f} GiB", b / (1ll << 30));
 }
 
+std::string origin_to_text(const model_desc& m) {
+    if (!m.origin.commit.empty())
+        return fmt::format("{} ({}) at commit {}", m.origin.location, m.origin.kind, m.origin.commit);
+    if (m.origin.kind == "modelscope-cache") return fmt::format("{} ({})", m.origin.location, m.origin.kind);
+    return {};
+}
+
 std::string model_to_text(const model_desc& m) {
     const auto p  = count_params(m);
     const auto& l = m.typical_layer();
     std::string s;
     s += fmt::format("model        {}\n", m.id);
+    if (const auto from = origin_to_text(m); !from.empty()) s += fmt::format("read from    {}\n", from);
     s += fmt::format("family       {}{}\n", m.arch, m.hf_class.empty() ? "" : " (" + m.hf_class + ")");
     if (m.is_moe())
         s += fmt::format("params       {:.3f} B total, {:.3f} B active per token ({} of {} experts{})\n",

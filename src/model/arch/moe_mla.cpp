@@ -1,6 +1,6 @@
 // MoE and MLA families: which layers are sparse, expert sizes, shared experts, latent attention.
 // Sources: modeling_mixtral.py, modeling_qwen2_moe.py, modeling_qwen3_moe.py, modeling_deepseek.py
-// (DeepSeek-V2/V3 remote code), modeling_gpt_oss.py in huggingface/transformers.
+// (DeepSeek-V2/V3 remote code), modeling_gpt_oss.py, modeling_llama4.py in huggingface/transformers.
 #include "model/arch_tensors.h"
 
 #include <algorithm>
@@ -57,6 +57,24 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
         for (auto& l : m.layers)
             l.is_moe = true;
         break;
+    case moe_style::llama4: {
+        // Llama4TextMoe: Llama4TextExperts (gate_up_proj [n_expert, n_embd, 2 * intermediate_size]),
+        // a router without bias, and shared_expert = Llama4TextMLP(intermediate_size).
+        moe.n_ff_expert     = dense_ff;
+        moe.n_expert_shared = 1;
+        moe.n_ff_shexp      = dense_ff;
+        moe.fused_gate_up   = true;
+        // Llama4TextConfig: moe_layers defaults to range(step - 1, n_layer, step), step = interleave_moe_layer_step.
+        const auto step   = std::max<std::uint64_t>(1, get_u(cfg, {"interleave_moe_layer_step"}, 1));
+        const auto mlp_ff = get_u(cfg, {"intermediate_size_mlp"}, dense_ff);
+        const bool listed = cfg.contains("moe_layers") && cfg["moe_layers"].is_array();
+        for (std::uint32_t i = 0; i < m.n_layer; ++i) {
+            auto& l  = m.layers[i];
+            l.is_moe = listed ? in_list(cfg, "moe_layers", i) : (i + 1) % step == 0;
+            l.n_ff   = l.is_moe ? 0 : mlp_ff;
+        }
+        break;
+    }
     case moe_style::qwen2_moe:
     case moe_style::qwen3_moe: {
         moe.n_ff_expert = get_u(cfg, {"moe_intermediate_size"}, 0);

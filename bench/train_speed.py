@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Training speed: llmplan's FLOPs per token against the step times the dev sources publish.
+
+For each dev training case whose source publishes a speed (Qwen-1's s/it with batch 1 x gradient
+accumulation 8; torchtune's tokens/s), the achieved model FLOPs utilisation is
+    measured tokens/s per GPU x llmplan's flops_per_token / the GPU's dense BF16 peak (gpus.csv),
+which is what train_plan.h's 40% MFU assumption stands for. Standard library only.
+
+    python3 bench/train_speed.py [--llmplan build/llmplan] [--shared ../shared]
+"""
+import argparse, csv, json, statistics, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def peaks():
+    out = {}
+    with open(ROOT / "data/hardware/gpus.csv") as f:
+        for r in csv.DictReader(f):
+            if r["fp16_bf16_dense_tflops"]:
+                out[r["name"]] = float(r["fp16_bf16_dense_tflops"]) * 1e12
+    return out
+
+
+def gpu_of(source, truth):
+    if source == "qwen1_readme_profiling":
+        return "A100 SXM4 80GB"
+    hw = truth.get("hardware", "")
+    for key, name in (("4090", "GeForce RTX 4090"), ("A6000", "RTX A6000"), ("H100", "H100 SXM 80GB"),
+                      ("A100", "A100 SXM4 80GB")):
+        if key in hw:
+            return name
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--llmplan", default=str(ROOT / "build/llmplan"))
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared"))
+    a = ap.parse_args()
+    shared = Path(a.shared)
+    pk = peaks()
+    rows = []
+    for line in open(shared / "bench/cases/dev.jsonl"):
+        c = json.loads(line)
+        if c["task"] != "train" or not c["model_dir"]:
+            continue
+        # The published row: the one whose memory is this case's measured value (at its seq).
+        seq_s = c["args"][c["args"].index("--seq") + 1]
+        rows_t = json.load(open(shared / c["source_file"]))["cases"]
+        match = [t for t in rows_t
+                 if c["measured_value"] in (t.get("measured", {}).get("gpu_memory"),
+                                            t.get("measured", {}).get("peak_memory_per_gpu"))
+                 and str(t.get("sequence_length", seq_s)).split()[0] == seq_s]
+        if len(match) != 1:
+            continue
+        truth = match[0]
+        m = truth.get("measured", {})
+        gpus = int(c["args"][c["args"].index("--gpus") + 1]) if "--gpus" in c["args"] else 1
+        seq = int(c["args"][c["args"].index("--seq") + 1])
+        mb = int(c["args"][c["args"].index("--micro-batch") + 1])
+        if "speed_s_per_iter" in m and m["speed_s_per_iter"]:
+            tok_s_gpu = 8 * mb * seq / float(m["speed_s_per_iter"])  # one step = 8 accumulated micro-batches a GPU
+        elif m.get("tokens_per_s"):
+            tok_s_gpu = float(m["tokens_per_s"]) / (gpus if "per GPU" not in str(m.get("tokens_per_s_note", "")) else 1)
+        else:
+            continue
+        gpu = gpu_of(c["source"], truth)
+        if gpu not in pk:
+            continue
+        p = subprocess.run([a.llmplan, "estimate", str(shared / c["model_dir"])] + c["args"] + ["--json"],
+                           capture_output=True, text=True)
+        if p.returncode:
+            continue
+        fpt = json.loads(p.stdout)["flops_per_token"]
+        rows.append((c["id"], gpu, " ".join(c["args"][2:12]), tok_s_gpu, tok_s_gpu * fpt / pk[gpu]))
+    print("| case | GPU | workload | measured tokens/s/GPU | achieved MFU |")
+    print("| --- | --- | --- | ---: | ---: |")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.0f} | {r[4]*100:.1f}% |")
+    by = {}
+    for r in rows:
+        by.setdefault(r[0].split("#")[0], []).append(r[4])
+    for s, v in by.items():
+        print(f"\n{s}: {len(v)} cases, achieved MFU median {statistics.median(v)*100:.1f}%, "
+              f"range {min(v)*100:.1f}%-{max(v)*100:.1f}% (plan assumes 40%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

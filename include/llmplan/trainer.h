@@ -1,0 +1,64 @@
+// The trainer as part of a training workload: what differs between the trainers people use is data
+// in one table (src/estimate/trainers.cpp), never a branch on a trainer's name.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace llmplan {
+
+/// How the loss over the vocabulary is computed.
+enum class loss_impl : std::uint8_t {
+    full,    ///< the whole [tokens, vocab] logits, upcast to fp32 for cross-entropy (transformers)
+    chunked, ///< the output projection and cross-entropy a chunk of tokens at a time (torchtune, LitGPT)
+    fused,   ///< a fused kernel over 16-bit logits, gradient written in place (unsloth)
+};
+
+/// How torch.optim.AdamW's step allocates.
+enum class optimizer_step : std::uint8_t {
+    foreach_temps, ///< _multi_tensor_adamw: sqrt(exp_avg_sq) for every parameter at once
+    fused_adam,    ///< fused kernels (DeepSpeed FusedAdam, fused=True): no parameter-sized temporaries
+};
+
+/// What lengths the batches have: dynamic padding of a real dataset (every step a new size: the
+/// caching allocator keeps blocks of earlier sizes), or padded/packed to one length.
+enum class batch_lengths : std::uint8_t { variable, fixed };
+
+struct trainer_profile {
+    std::string_view name;
+    std::string_view what;    ///< one line for the notes
+    optimizer_step step;      ///< torch AdamW's implementation (DeepSpeed ZeRO steps with FusedAdam)
+    bool in_backward_single;  ///< full fine-tuning on one GPU steps each parameter in backward
+    bool kbit_upcast;         ///< PEFT prepare_model_for_kbit_training: 16-bit params of a bnb model -> fp32
+    loss_impl loss;           ///< how the loss is computed
+    bool fused_kernels;       ///< compiled/fused norms and SwiGLU (no eager fp32 norm copies)
+    double lora_dropout;      ///< the recipes' LoRA dropout (> 0 keeps a dropped-out input copy)
+    bool fp32_adapters;       ///< PEFT autocast_adapter_dtype: adapters in fp32 even in pure bf16
+    bool offload_checkpoints; ///< checkpointed layer inputs kept in host RAM (unsloth)
+    batch_lengths lengths;    ///< dynamic padding (variable) or packed/padded (fixed)
+    bool deepspeed_zero;      ///< --zero means DeepSpeed ZeRO (buckets); else FSDP sharding
+};
+
+/// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.
+std::span<const trainer_profile> trainer_table();
+/// The row named `name` (case-sensitive names as listed by trainer_table), or nullptr.
+const trainer_profile* find_trainer(std::string_view name);
+/// "hf trl axolotl ..." for error messages and --help.
+std::string trainer_names();
+
+/// Per-run overrides of a trainer's habits (--lora-dropout, --loss, --optimizer-in-backward,
+/// --batch-lengths), so that an unlisted trainer can be described.
+struct trainer_overrides {
+    std::optional<double> lora_dropout;
+    std::optional<loss_impl> loss;
+    std::optional<bool> optimizer_in_backward;
+    std::optional<batch_lengths> lengths;
+};
+
+std::string_view to_string(loss_impl l);
+std::string_view to_string(batch_lengths l);
+
+} // namespace llmplan

@@ -1,0 +1,90 @@
+// Documents -> the contract's JSON (../shared/cli-contract.md), one rendering for every front end.
+#include "llmplan/document.h"
+#include "llmplan/report.h"
+
+namespace llmplan {
+namespace {
+
+using nlohmann::json;
+
+json estimate_json(const estimate_document& d) {
+    if (d.training) {
+        auto j = training_to_json(d.model, d.train, *d.training);
+        if (d.train_fit) j["fit"] = training_fit_to_json(*d.train_fit);
+        return j;
+    }
+    auto j = inference_to_json(d.model, d.infer, *d.inference);
+    if (d.fit) j["fit"] = fit_to_json(*d.fit);
+    return j;
+}
+
+json plan_json(const plan_document& d) {
+    if (d.estimate.training) return train_plan_to_json(estimate_json(d.estimate), d.plan, d.train_tokens);
+    auto j = plan_to_json(estimate_json(d.estimate), d.plan);
+    if (d.from) {
+        j["from"]       = plan_to_json(estimate_json(d.from->estimate), d.from->plan);
+        j["comparison"] = comparison_to_json(d.from->comparison);
+    }
+    return j;
+}
+
+json hardware_json(const hardware_document& d) {
+    if (d.what == hardware_request::mode::local) {
+        auto j                           = local_machine_to_json(d.machine, d.local);
+        j["ram"]["measured_read_cached"] = d.machine.bandwidth_from_cache;
+        j["ram"]["bandwidth_cache_file"] = d.cache_file;
+        return j;
+    }
+    if (d.what == hardware_request::mode::show)
+        return {
+            {"hardware", device_spec_to_json(d.rows.at(0))}
+        };
+    json rows = json::array();
+    for (const auto& r : d.rows)
+        rows.push_back(device_spec_to_json(r));
+    return {
+        {"hardware", rows}
+    };
+}
+
+json models_json(const models_document& d) {
+    json rows = json::array();
+    for (const auto& r : d.rows) {
+        auto j     = model_to_json(r.model);
+        j["alias"] = r.entry.alias;
+        rows.push_back(std::move(j));
+    }
+    return {
+        {"models", rows}
+    };
+}
+
+json document_json(const document& doc) {
+    return std::visit(
+        [](const auto& d) -> json {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, inspect_document>)
+                return {
+                    {"model", model_to_json(d.model)}
+                };
+            else if constexpr (std::is_same_v<D, models_document>)
+                return models_json(d);
+            else if constexpr (std::is_same_v<D, estimate_document>)
+                return estimate_json(d);
+            else if constexpr (std::is_same_v<D, plan_document>)
+                return plan_json(d);
+            else if constexpr (std::is_same_v<D, fit_document>)
+                return fit_hardware_to_json(d.result);
+            else
+                return hardware_json(d);
+        },
+        doc);
+}
+
+} // namespace
+
+std::string to_json(const document& d) {
+    return document_json(d).dump(1) + "\n";
+}
+
+} // namespace llmplan

@@ -1,0 +1,31 @@
+// Documents -> the text the CLI prints without --json.
+#include "report/document_text.h"
+
+#include "llmplan/text_report.h"
+
+namespace llmplan {
+
+std::string to_text(const document& doc) {
+    return std::visit(
+        [](const auto& d) -> std::string {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, inspect_document>)
+                return model_to_text(d.model);
+            else if constexpr (std::is_same_v<D, models_document>)
+                return detail::models_text(d);
+            else if constexpr (std::is_same_v<D, estimate_document>) {
+                if (d.training)
+                    return training_to_text(d.model, d.train, *d.training) +
+                           (d.train_fit ? training_fit_to_text(*d.train_fit) : "");
+                return inference_to_text(d.model, d.infer, *d.inference) + (d.fit ? fit_to_text(*d.fit) : "");
+            } else if constexpr (std::is_same_v<D, plan_document>)
+                return detail::plan_text(d);
+            else if constexpr (std::is_same_v<D, fit_document>)
+                return detail::fit_text(d.result);
+            else
+                return detail::hardware_text(d);
+        },
+        doc);
+}
+
+} // namespace llmplan

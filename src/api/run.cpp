@@ -1,0 +1,204 @@
+// run(request) -> document: the orchestration every front end shares (load, defaults, estimate,
+// candidates, plan, --from, fit, hardware).
+#include "llmplan/document.h"
+#include "llmplan/train_plan.h"
+
+#include <fmt/format.h>
+
+// GCC 12 reports -Wmaybe-uninitialized on moving a vector into a std::variant alternative through
+// result<> (a known false positive of its variant inlining, GCC PR 107138-like); clang and GCC 13 do not.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace llmplan {
+namespace {
+
+std::string_view engine_scope_name(engine_scope s) {
+    return s == engine_scope::vllm ? "vllm" : "llama.cpp";
+}
+
+bool engine_matches(engine_scope s, engine_kind e) {
+    return s == engine_scope::any || (s == engine_scope::llama_cpp && e == engine_kind::llama_cpp) ||
+           (s == engine_scope::vllm && e == engine_kind::vllm);
+}
+
+/// estimate only (a plan launches several engines): an engine's own option with another engine.
+status check_engine_options(const estimate_request& q, engine_kind e) {
+    for (const option_id given : q.given)
+        for (const auto& o : option_table())
+            if (o.id == given && applies_to(o, command_kind::estimate) && !engine_matches(o.engine, e))
+                return make_error(
+                    error_code::invalid_params,
+                    fmt::format("configures {}; the engine is {}", engine_scope_name(o.engine), engine_name(e)),
+                    fmt::format("--{}", o.name));
+    return ok();
+}
+
+result<estimate_document> run_estimate(const estimate_request& q, const load_options& sources, command_kind command) {
+    auto m = load_model(q.model, sources);
+    if (!m) return m.error();
+    estimate_document d{std::move(*m), q.task,       q.infer,      std::nullopt,
+                        q.train,       std::nullopt, std::nullopt, std::nullopt};
+    if (q.task == task_kind::train) {
+        auto e = estimate_training(d.model, d.train);
+        if (!e) return e.error();
+        d.training = std::move(*e);
+        if (q.memory_bytes) d.train_fit = fit_training(d.model, d.train, *q.memory_bytes);
+        return d;
+    }
+    d.infer.engine = q.engine.value_or(default_engine(d.model.from_gguf, d.infer.weights));
+    if (!q.engine_version.empty()) {
+        auto v = parse_engine_version(q.engine_version, d.infer.engine);
+        if (!v) return v.error();
+        d.infer.version = *v;
+    }
+    if (command == command_kind::estimate)
+        if (auto s = check_engine_options(q, d.infer.engine); !s) return s.error();
+    auto e = estimate_inference(d.model, d.infer);
+    if (!e) return e.error();
+    d.inference = std::move(*e);
+    if (q.memory_bytes) d.fit = fit_in_memory(d.model, d.infer, *q.memory_bytes);
+    return d;
+}
+
+result<hardware_catalog> catalog_for(const std::string& hardware_file) {
+    if (hardware_file.empty()) return builtin_hardware();
+    return catalog_with_file(hardware_file);
+}
+
+result<plan_document> run_plan(const plan_request& q, const load_options& sources) {
+    if (auto s = validate(q.plan); !s) return s.error();
+    auto catalog = catalog_for(q.hardware_file);
+    if (!catalog) return catalog.error();
+    auto est = run_estimate(q.estimate, sources, command_kind::plan);
+    if (!est) return est.error();
+    // Every GPU, Apple SoC, machine and cloud instance with known memory (or the ones named), plus
+    // this machine.
+    std::vector<const device_spec*> cands;
+    if (q.hardware.empty()) cands = catalog->candidates();
+    for (const auto& name : q.hardware) {
+        auto d = catalog->lookup(name);
+        if (!d) return d.error();
+        cands.push_back(*d);
+    }
+    const auto local = to_device_spec(detect_local_hardware());
+    cands.push_back(&local);
+    plan_document doc{std::move(*est), {}, q.train_tokens, q.top, std::nullopt};
+    if (doc.estimate.task == task_kind::train) {
+        doc.plan = make_train_plan(doc.estimate.model, doc.estimate.train, cands, q.train_tokens, q.plan);
+        return doc;
+    }
+    doc.plan = make_plan(doc.estimate.model, doc.estimate.infer, cands, q.plan);
+    if (q.from.empty()) return doc;
+    estimate_request before = q.estimate;
+    before.model            = q.from;
+    auto from               = run_estimate(before, sources, command_kind::plan);
+    if (!from) return from.error();
+    // The model run now, on this machine and on the row recommended for the one wanted.
+    std::vector<const device_spec*> where{&local};
+    if (doc.plan.recommendation)
+        for (const auto* d : cands)
+            if (d != &local && d->name == doc.plan.recommendation->hardware) where.insert(where.begin(), d);
+    auto from_plan = make_plan(from->model, from->infer, where, q.plan);
+    auto cmp =
+        compare_plans(from->model, *from->inference, from_plan, doc.estimate.model, *doc.estimate.inference, doc.plan);
+    doc.from = plan_document::from_side{std::move(*from), std::move(from_plan), std::move(cmp)};
+    return doc;
+}
+
+result<fit_document> run_fit(const fit_request& q, const load_options& sources) {
+    fit_hardware_options fo;
+    fo.ctx   = q.ctx;
+    fo.batch = q.batch;
+    fo.gpus  = q.gpus;
+    fo.top   = q.top;
+    if (!q.model.empty()) {
+        auto m = load_model(q.model, sources);
+        if (!m) return m.error();
+        fo.chosen = std::move(*m);
+    }
+    std::vector<model_desc> models;
+    for (const auto& e : catalog())
+        if (auto m = load_catalog_model(e)) models.push_back(std::move(*m));
+    result<fit_hardware_result> r = make_error(error_code::invalid_params, "unset");
+    if (q.hardware.empty()) {
+        r = fit_hardware(to_device_spec(detect_local_hardware()), models, fo);
+    } else {
+        auto c = catalog_for(q.hardware_file);
+        if (!c) return c.error();
+        r = fit_named_hardware(q.hardware, *c, models, fo);
+    }
+    if (!r) return r.error();
+    return fit_document{std::move(*r)};
+}
+
+result<hardware_document> run_hardware(const hardware_request& q) {
+    auto cat = catalog_for(q.hardware_file);
+    if (!cat) return cat.error();
+    hardware_document d;
+    d.what         = q.what;
+    d.catalog_size = cat->size();
+    switch (q.what) {
+    case hardware_request::mode::local: {
+        detect_options opts;
+        if (q.probe) opts.bandwidth_cache = bandwidth_cache_mode::refresh;
+        d.machine    = detect_local_hardware(opts);
+        d.cache_file = bandwidth_cache_path(opts);
+        d.local      = to_device_spec(d.machine, *cat);
+    } break;
+    case hardware_request::mode::list:
+        for (const auto* row : cat->filter(q.filter.empty() ? q.filter : q.filter + " "))
+            d.rows.push_back(*row);
+        break;
+    case hardware_request::mode::show: {
+        auto row = cat->lookup(q.name);
+        if (!row) return row.error();
+        d.rows.push_back(**row);
+        break;
+    }
+    }
+    return d;
+}
+
+result<models_document> run_models(const models_request& q) {
+    models_document d;
+    for (const auto* e : search_catalog(q.filter)) {
+        auto m = load_catalog_model(*e);
+        if (!m) return m.error();
+        d.rows.push_back({*e, std::move(*m)});
+    }
+    return d;
+}
+
+template <class T> result<document> as_document(result<T> r) {
+    if (!r) return r.error();
+    return document{std::move(*r)};
+}
+
+} // namespace
+
+result<document> run(const request& r) {
+    return std::visit(
+        [&](const auto& q) -> result<document> {
+            using Q = std::decay_t<decltype(q)>;
+            if constexpr (std::is_same_v<Q, inspect_request>) {
+                auto m = load_model(q.model, r.sources);
+                if (!m) return m.error();
+                return document{inspect_document{std::move(*m)}};
+            } else if constexpr (std::is_same_v<Q, models_request>) {
+                return as_document(run_models(q));
+            } else if constexpr (std::is_same_v<Q, estimate_request>) {
+                return as_document(run_estimate(q, r.sources, command_kind::estimate));
+            } else if constexpr (std::is_same_v<Q, plan_request>) {
+                return as_document(run_plan(q, r.sources));
+            } else if constexpr (std::is_same_v<Q, fit_request>) {
+                return as_document(run_fit(q, r.sources));
+            } else {
+                return as_document(run_hardware(q));
+            }
+        },
+        r.body);
+}
+
+} // namespace llmplan

@@ -1,0 +1,89 @@
+// The trainers people use and what each one's defaults do to memory, as data (include/llmplan/trainer.h).
+// Every field is read from the trainer's code at the versions named; the estimator reads the row,
+// never the name.
+//  - hf: transformers Trainer + PEFT. Trainer's default optim "adamw_torch" is torch.optim.AdamW,
+//    whose CUDA default is the foreach implementation; PEFT's prepare_model_for_kbit_training casts
+//    every 16/32-bit parameter of a bitsandbytes model to fp32 (peft/utils/other.py; not for GPTQ,
+//    AQLM, EETQ, HQQ, torchao); LoraConfig(autocast_adapter_dtype=True) keeps adapters in fp32;
+//    the causal-LM loss upcasts the whole logits to fp32 (ForCausalLMLoss); the collator pads each
+//    batch to its longest sample. Recipes set lora_dropout 0.05-0.1 (TRL, axolotl examples).
+//  - trl, axolotl: subclass or drive transformers' Trainer with PEFT: the same habits.
+//  - llama-factory: Trainer + PEFT but its own model preparation (no fp32 upcast unless
+//    upcast_layernorm/upcast_lmhead_output are set) and lora_dropout 0 by default (FinetuningArguments).
+//  - ms-swift: Trainer + its own LoRA tuner, no k-bit upcast (swift/llm/sft.py, 1.x), lora_dropout 0.05.
+//  - unsloth: Triton kernels (RMSNorm, SwiGLU, RoPE), a fused cross-entropy that writes the gradient
+//    into the 16-bit logits, use_gradient_checkpointing="unsloth" offloads the checkpointed layer
+//    inputs to host RAM, lora_dropout 0 (the fast path), no fp32 upcast of the base.
+//  - torchtune: pure bf16, compiled kernels, CEWithChunkedOutputLoss (8 chunks), AdamW(fused=True),
+//    optimizer_in_bwd in the single-device full recipes, lora_dropout 0.0, FSDP2 for several GPUs.
+//  - litgpt: Fabric bf16-true, chunked cross-entropy (lm_head_chunk_size 128), torch AdamW (foreach),
+//    lora_dropout 0.05, adapters in the model dtype.
+//  - deepspeed: a plain `deepspeed` launch of a transformers model: DeepSpeed's FusedAdam steps.
+//  - fsdp: torch FSDP of a transformers model (accelerate/Trainer --fsdp): foreach AdamW on the shards.
+#include "llmplan/trainer.h"
+
+#include <array>
+
+namespace llmplan {
+namespace {
+
+using enum optimizer_step;
+using enum loss_impl;
+using enum batch_lengths;
+
+// clang-format off
+constexpr std::array<trainer_profile, 10> table{{
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck lengths   ds
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  variable, true },
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  variable, true },
+    {"unsloth",       "unsloth (Triton kernels, fused cross-entropy, offloaded checkpoints)",
+                                                                                  foreach_temps, false, false, fused,   true,  0.0,    true,   true,   variable, true },
+    {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  variable, false},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  variable, false},
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  variable, true },
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, false},
+}};
+// clang-format on
+
+} // namespace
+
+std::span<const trainer_profile> trainer_table() {
+    return table;
+}
+
+const trainer_profile* find_trainer(std::string_view name) {
+    for (const auto& t : table)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+std::string trainer_names() {
+    std::string s;
+    for (const auto& t : table) {
+        if (!s.empty()) s += ' ';
+        s.append(t.name);
+    }
+    return s;
+}
+
+std::string_view to_string(loss_impl l) {
+    switch (l) {
+    case loss_impl::full:
+        return "full";
+    case loss_impl::chunked:
+        return "chunked";
+    case loss_impl::fused:
+        return "fused";
+    }
+    return "full";
+}
+
+std::string_view to_string(batch_lengths l) {
+    return l == batch_lengths::fixed ? "fixed" : "variable";
+}
+
+} // namespace llmplan

@@ -1,0 +1,128 @@
+// `llmplan fit`, `llmplan hardware` and `llmplan models` as text (moved from the CLI).
+#include "report/document_text.h"
+
+#include <fmt/format.h>
+
+namespace llmplan::detail {
+namespace {
+
+double gib(std::uint64_t b) {
+    return static_cast<double>(b) / (1024.0 * 1024.0 * 1024.0);
+}
+std::string gib(std::optional<std::uint64_t> b) {
+    return b ? fmt::format("{:.1f} GiB", gib(*b)) : std::string("?");
+}
+/// Vendor sizes are decimal GB ("80GB"); the list shows them as the vendors do.
+std::string gb(std::optional<std::uint64_t> b) {
+    return b ? fmt::format("{:.0f} GB", static_cast<double>(*b) / 1e9) : std::string("?");
+}
+std::string gbs(std::optional<std::uint64_t> b) {
+    return b ? fmt::format("{:.0f} GB/s", static_cast<double>(*b) / 1e9) : std::string("?");
+}
+std::string yes(std::optional<bool> b) {
+    return b ? (*b ? "yes" : "no") : "?";
+}
+std::string tflops(const std::optional<double>& f) {
+    return f ? fmt::format("{:.0f}", *f / 1e12) : std::string("?");
+}
+
+std::string local_text(const local_machine& m, const device_spec& d) {
+    std::string s = fmt::format("This machine ({})\n", m.os.empty() ? "unknown OS" : m.os);
+    s += fmt::format("  CPU      {} ({} cores, {} threads; avx2 {}, avx512f {}, amx {})\n",
+                     m.cpu.model.empty() ? "unknown" : m.cpu.model, m.cpu.cores, m.cpu.threads, yes(d.avx2),
+                     yes(d.avx512), yes(d.amx));
+    if (!d.cpu_link.empty())
+        s +=
+            fmt::format("           catalog: {}, {} DRAM peak\n", d.cpu_link, gbs(d.host_memory_bandwidth_bytes_per_s));
+    s += fmt::format("  RAM      {} total, {} available; reads at {} (measured now)\n", gib(m.ram.total_bytes),
+                     gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s));
+    if (m.gpus.empty()) s += "  GPU      none found (CPU only)\n";
+    for (const auto& g : m.gpus)
+        s += fmt::format("  GPU      {} ({} total, {} used; via {})\n", g.name, gib(g.memory_total_bytes),
+                         gib(g.memory_used_bytes), g.via);
+    if (!m.gpus.empty()) {
+        s += fmt::format("           usable for a model: {}{}\n", gib(d.memory_bytes),
+                         m.unified_memory ? " (75% of unified RAM, macOS default GPU share)" : "");
+        if (!d.gpu_link.empty())
+            s += fmt::format("           catalog: {}, {}, BF16 {} TFLOPS\n", d.gpu_link,
+                             gbs(d.memory_bandwidth_bytes_per_s), tflops(d.bf16_flops));
+    }
+    if (!m.missing.empty()) {
+        std::string miss;
+        for (const auto& x : m.missing)
+            miss += (miss.empty() ? "" : "; ") + x;
+        s += fmt::format("  Missing  {}\n", miss);
+    }
+    return s;
+}
+
+std::string catalog_table(const std::vector<device_spec>& rows) {
+    std::string s = fmt::format("{:<44} {:<7} {:>10} {:>10} {:>10} {:>10}  {}\n", "NAME", "KIND", "MEMORY", "BANDWIDTH",
+                                "BF16 TFLOPS", "PRICE", "GPU / PROVIDER");
+    for (const auto& d : rows) {
+        std::string mem = d.memory_bytes ? gb(d.memory_bytes) : gb(d.host_memory_bytes);
+        if (d.gpu_count > 1) mem = fmt::format("{}x{}", d.gpu_count, gb(d.memory_bytes));
+        const auto bw =
+            gbs(d.memory_bandwidth_bytes_per_s ? d.memory_bandwidth_bytes_per_s : d.host_memory_bandwidth_bytes_per_s);
+        const auto price = d.price_usd_per_hour ? fmt::format("${:.2f}/h", *d.price_usd_per_hour)
+                           : d.price_usd        ? fmt::format("${:.0f}", *d.price_usd)
+                                                : std::string("?");
+        std::string extra =
+            d.kind == hardware_kind::cloud ? fmt::format("{} {}", d.provider, d.gpu_model) : d.gpu_model;
+        s += fmt::format("{:<44} {:<7} {:>10} {:>10} {:>10} {:>10}  {}\n", d.name.substr(0, 44), to_string(d.kind), mem,
+                         bw, tflops(d.bf16_flops), price, extra);
+    }
+    return s;
+}
+
+} // namespace
+
+std::string fit_text(const fit_hardware_result& r) {
+    std::string s = fmt::format(
+        "{} ({}): {} on {}, {} device(s), {:.1f} GiB each, budget {:.1f} GiB, ctx {}, batch {}\n", r.hardware, r.kind,
+        r.engine, r.device, r.gpus, gib(r.memory_bytes), gib(r.budget_bytes), r.ctx, r.batch);
+    for (const auto& n : r.notes)
+        s += fmt::format("  note: {}\n", n);
+    s += "\nlargest models that fit:\n";
+    for (const auto& p : r.largest) {
+        s += fmt::format("  {:<7}", p.weights);
+        if (p.largest.empty()) s += " none";
+        for (std::size_t i = 0; i < p.largest.size(); ++i)
+            s += fmt::format("{} {}", i ? "," : "", p.largest[i]);
+        s += "\n";
+    }
+    if (r.chosen_model.empty()) return s;
+    s += fmt::format("\n{}:\n  {:<7} {:<5} {:>10} {:>10}\n", r.chosen_model, "weights", "fits", "max ctx", "max seqs");
+    for (const auto& a : r.chosen) {
+        if (!a.error.empty())
+            s += fmt::format("  {:<7} {}\n", a.weights, a.error);
+        else
+            s += fmt::format("  {:<7} {:<5} {:>10} {:>10}\n", a.weights, a.answer.fits_as_asked ? "yes" : "no",
+                             a.answer.max_ctx, a.answer.max_batch);
+    }
+    return s;
+}
+
+std::string hardware_text(const hardware_document& d) {
+    if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local);
+    std::string s = catalog_table(d.rows);
+    if (d.what == hardware_request::mode::list)
+        return s + fmt::format("{} of {} rows; figures and sources: data/hardware/SOURCES.md\n", d.rows.size(),
+                               d.catalog_size);
+    const auto& row = d.rows.at(0);
+    if (!row.notes.empty()) s += fmt::format("notes: {}\n", row.notes);
+    return s + fmt::format("sources: {}\n", row.sources);
+}
+
+std::string models_text(const models_document& d) {
+    std::string s;
+    for (const auto& r : d.rows) {
+        const auto p = count_params(r.model);
+        s += fmt::format("{:<45} {:<24} {:>9.2f}B {:>8.2f}B active  ctx {:>7}  {}\n", r.entry.id, r.entry.alias,
+                         static_cast<double>(p.total) / 1e9, static_cast<double>(p.active) / 1e9, r.model.n_ctx_train,
+                         r.model.arch);
+    }
+    return s;
+}
+
+} // namespace llmplan::detail

@@ -1,0 +1,365 @@
+// The Hub reader against a stand-in Hub (tests/hub/fake_hub.py) on 127.0.0.1: answers, bytes and
+// requests, caches, errors. Expected figures are worked out by hand beside each test.
+#include "hub_server.h"
+#include "llmplan/load.h"
+#include "unit/cli_run.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace llmplan {
+namespace {
+
+namespace fs = std::filesystem;
+using test::fake_hub;
+using test::fresh_environment;
+
+load_options quick() {
+    load_options o;
+    o.progress     = false;
+    o.timeout      = std::chrono::milliseconds(10000); // the default: a loaded CI machine builds the fake repos slowly
+    o.backoff_base = std::chrono::milliseconds(10);    // the retry rule is tested, not its wall time
+    return o;
+}
+
+std::uint64_t kind_bytes(const nlohmann::json& s, const char* kind) {
+    return s["kinds"].contains(kind) ? s["kinds"][kind][1].get<std::uint64_t>() : 0;
+}
+std::uint64_t kind_requests(const nlohmann::json& s, const char* kind) {
+    return s["kinds"].contains(kind) ? s["kinds"][kind][0].get<std::uint64_t>() : 0;
+}
+
+// Llama-3.1-70B (config.json of meta-llama/Llama-3.1-70B-Instruct), bf16, untied:
+// embeddings and lm_head 2 x 128256 x 8192 = 2,101,346,304; a layer: q,o 2 x 8192^2 + k,v 2 x 1024 x 8192
+// + 3 x 8192 x 28672 + 2 norms x 8192 = 855,654,400; x 80 layers + final norm 8192 = 70,553,706,496
+// (Meta's model card: 70.6 B). Bytes: 2 per parameter.
+constexpr std::uint64_t llama70b_params = 70553706496ull;
+
+TEST(Hub, ShardedSafetensorsExactFromHeadersOnly) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/Llama-3.1-70B-Instruct", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, llama70b_params);
+    EXPECT_EQ(weights_bytes(*m), 2 * llama70b_params);
+    EXPECT_EQ(m->source, weights_source::tensors);
+    EXPECT_EQ(m->origin.kind, "hub");
+    EXPECT_EQ(m->origin.commit, "34043ace3d09b83977579fea8ec691435fcda12e"); // sha1 of the repo name (fake_hub.py)
+    EXPECT_EQ(m->origin.files.size(), 32u);                                  // config, index, 30 shards
+    const auto s = fake_hub::get().stats();
+    // One ranged read per shard: at most 256 KiB a shard, never a weight file.
+    EXPECT_EQ(kind_requests(s, "cdn"), 30u);
+    EXPECT_LE(kind_bytes(s, "cdn"), 30u * 256 * 1024);
+    // The tree of 33 files comes in 5 pages of 8 (Link rel="next"); plus the model info.
+    EXPECT_EQ(kind_requests(s, "api"), 6u);
+
+    // A second run: one request (the revision to its commit); everything else from llmplan's cache.
+    fake_hub::get().reset();
+    auto again = load_model("hf:testorg/Llama-3.1-70B-Instruct", quick());
+    ASSERT_TRUE(again) << again.error().what();
+    EXPECT_EQ(count_params(*again).total, llama70b_params);
+    EXPECT_LE(fake_hub::get().stats()["requests"].get<int>(), 2);
+    EXPECT_LE(again->origin.requests, 2u);
+
+    // Offline: none at all.
+    fake_hub::get().reset();
+    auto opt    = quick();
+    opt.offline = true;
+    auto off    = load_model("hf:testorg/Llama-3.1-70B-Instruct", opt);
+    ASSERT_TRUE(off) << off.error().what();
+    EXPECT_EQ(weights_bytes(*off), 2 * llama70b_params);
+    EXPECT_EQ(fake_hub::get().stats()["requests"].get<int>(), 0);
+
+    // The commit pinned in the name: no request even online.
+    fake_hub::get().reset();
+    auto pinned = load_model("hf:testorg/Llama-3.1-70B-Instruct@34043ace3d09b83977579fea8ec691435fcda12e", quick());
+    ASSERT_TRUE(pinned) << pinned.error().what();
+    EXPECT_EQ(fake_hub::get().stats()["requests"].get<int>(), 0);
+}
+
+// Llama-3.1-8B in GGUF (fake_hub.py llama8b_gguf_tensors): 8,030,261,248 parameters
+// (embeddings and output 2 x 128256 x 4096; 32 layers of 218,112,000; final norm 4096), of which
+// 266,240 are f32 norms (32 x 2 x 4096 + 4096).
+constexpr std::uint64_t llama8b_params = 8030261248ull;
+constexpr std::uint64_t llama8b_norms  = 266240ull;
+
+TEST(Hub, GgufDefaultQuantIsQ4KMWithExactBytes) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, llama8b_params);
+    EXPECT_EQ(m->weights_type, "q4_k_m");
+    // Q6_K (210 bytes per 256) for output (525,336,576), attn_v (32 x 4,194,304) and ffn_down
+    // (32 x 58,720,256) = 2,538,602,496 elements; Q4_K (144 per 256) for the other matrices; f32 norms.
+    const std::uint64_t q6 = 525336576ull + 32 * 4194304ull + 32 * 58720256ull;
+    const std::uint64_t q4 = llama8b_params - llama8b_norms - q6;
+    EXPECT_EQ(weights_bytes(*m), q6 / 256 * 210 + q4 / 256 * 144 + 4 * llama8b_norms);
+    ASSERT_EQ(m->origin.files.size(), 1u);
+    EXPECT_EQ(m->origin.files[0], "Llama-3.1-8B-Instruct-Q4_K_M.gguf");
+    // A ~9 MB header (128,256 tokens and 280,147 merges) in a few growing ranged reads, of a 5 GB file.
+    const auto s = fake_hub::get().stats();
+    EXPECT_LE(kind_requests(s, "cdn"), 4u);
+    EXPECT_LE(kind_bytes(s, "cdn"), std::uint64_t{16} << 20);
+}
+
+TEST(Hub, SplitGgufQuantByTagReadsEveryPart) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0", quick()); // the tag is case-insensitive
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, llama8b_params);
+    // Q8_0: 34 bytes per 32 elements of every matrix, f32 norms.
+    EXPECT_EQ(weights_bytes(*m), (llama8b_params - llama8b_norms) / 32 * 34 + 4 * llama8b_norms);
+    EXPECT_EQ(m->origin.files.size(), 2u);
+    EXPECT_EQ(m->weights_type, "q8_0");
+    // Part 2 holds only split keys and its tensor infos: one small read.
+    EXPECT_LE(kind_bytes(fake_hub::get().stats(), "cdn"), (std::uint64_t{16} << 20) + (256u << 10));
+}
+
+TEST(Hub, MissingQuantNamesWhatTheRepoHas) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF:Q5_K_S", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::file_not_found);
+    EXPECT_NE(m.error().message.find("Llama-3.1-8B-Instruct-Q4_K_M.gguf"), std::string::npos) << m.error().what();
+    EXPECT_EQ(m.error().message.find("mmproj"), std::string::npos) << m.error().what();
+}
+
+TEST(Hub, GatedRepoWithoutWithWrongAndWithGrantedToken) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/gated-model", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::access_denied);
+    EXPECT_NE(m.error().message.find("HF_TOKEN"), std::string::npos);
+    EXPECT_NE(m.error().message.find("/testorg/gated-model"), std::string::npos);
+    EXPECT_NE(m.error().message.find("the Hub lists 134515008 parameters"), std::string::npos) << m.error().what();
+
+    ::setenv("HF_TOKEN", "hf_not_granted", 1);
+    m = load_model("hf:testorg/gated-model", quick());
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("not been granted"), std::string::npos) << m.error().what();
+
+    // Granted: the weights come from the CDN, which answers 400 to a forwarded Authorization header,
+    // so this passing also shows the token stayed on the Hub's host.
+    ::setenv("HF_TOKEN", "hf_granted_token_for_tests", 1);
+    m = load_model("hf:testorg/gated-model", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 134515008u); // SmolLM2-135M (tied embeddings)
+    ::unsetenv("HF_TOKEN");
+}
+
+TEST(Hub, TokenFromTheTokenFile) {
+    const auto dir = fresh_environment();
+    fs::create_directories(dir / "hf");
+    std::ofstream(dir / "hf" / "token") << "hf_granted_token_for_tests\n";
+    auto m = load_model("hf:testorg/gated-model", quick());
+    ASSERT_TRUE(m) << m.error().what();
+}
+
+TEST(Hub, NoSuchModelAndNoSuchRevision) {
+    fresh_environment();
+    auto m = load_model("hf:nobody/nothing", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::file_not_found);
+    EXPECT_NE(m.error().message.find("no such model"), std::string::npos) << m.error().what();
+    m = load_model("hf:testorg/SmolLM2-135M@no-such-branch", quick());
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("no revision \"no-such-branch\""), std::string::npos) << m.error().what();
+}
+
+TEST(Hub, RateLimitedSaysWhenTheWindowResets) {
+    fresh_environment();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto m        = load_model("hf:hostile/ratelimited", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::rate_limited);
+    EXPECT_NE(m.error().message.find("resets in 300 s"), std::string::npos) << m.error().what();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)); // a 300 s wait is reported, not slept
+}
+
+TEST(Hub, TransientAnswersAreRetried) {
+    for (const char* name : {"hf:hostile/flaky429", "hf:hostile/flaky500"}) {
+        fresh_environment();
+        auto m = load_model(name, quick());
+        ASSERT_TRUE(m) << name << ": " << m.error().what();
+        EXPECT_EQ(count_params(*m).total, 134515008u);
+    }
+}
+
+TEST(Hub, SlowServerTimesOut) {
+    fresh_environment();
+    auto opt      = quick();
+    opt.timeout   = std::chrono::milliseconds(1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto m        = load_model("hf:hostile/slow", opt);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::timed_out) << m.error().what();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(4));
+}
+
+TEST(Hub, DroppedConnectionFailsAfterBoundedRetries) {
+    fresh_environment();
+    auto m = load_model("hf:hostile/drop", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::connection_lost) << m.error().what();
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 6u); // the first try and 5 retries
+}
+
+TEST(Hub, ServerIgnoringRangeIsCutShort) {
+    fresh_environment();
+    auto m = load_model("hf:hostile/norange", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    // The file is 269 MB; what left the server before the client hung up is socket buffers at most.
+    EXPECT_LT(kind_bytes(fake_hub::get().stats(), "cdn"), std::uint64_t{16} << 20);
+}
+
+TEST(Hub, LyingSizesAndRedirectLoopsAreErrors) {
+    fresh_environment();
+    auto m = load_model("hf:hostile/liar", quick());
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("the listing says"), std::string::npos) << m.error().what();
+    m = load_model("hf:hostile/loop", quick());
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("redirect loop"), std::string::npos) << m.error().what();
+}
+
+TEST(Hub, HeaderOfExactly100000Bytes) {
+    fresh_environment();
+    auto m = load_model("hf:testorg/edge-header", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    // bytes 0-99999 hold 99,992 header bytes; the last 8 take a second read.
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 2u);
+}
+
+TEST(Hub, HeadersPastTheCapsAreRefused) {
+    fresh_environment();
+    auto m = load_model("hf:hostile/huge", quick()); // safetensors N = 200,000,000 > 100 MiB
+    ASSERT_FALSE(m);
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 1u) << m.error().what(); // refused before fetching it
+    fake_hub::get().reset();
+    m = load_model("hf:hostile/huge:Q8_0", quick()); // a GGUF key of 100 MB
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("64 MiB"), std::string::npos) << m.error().what();
+    EXPECT_LE(kind_bytes(fake_hub::get().stats(), "cdn"), std::uint64_t{64} << 20);
+}
+
+TEST(Hub, NetworkDownAndOfflineWithNothingCached) {
+    fresh_environment();
+    ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1); // nothing listens on port 1
+    auto m = load_model("hf:testorg/SmolLM2-135M", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::network) << m.error().what();
+    ::setenv("HF_HUB_OFFLINE", "1", 1);
+    m = load_model("hf:testorg/SmolLM2-135M", quick());
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("offline"), std::string::npos) << m.error().what();
+    ::unsetenv("HF_HUB_OFFLINE");
+}
+
+// A bare ORG/NAME found nowhere (offline, nothing cached) gets the catalog's "did you mean"
+// (suggest.h): another organisation's copy of a catalog model.
+TEST(Hub, OfflineNameFoundNowhereGetsSuggestions) {
+    fresh_environment();
+    auto o    = quick();
+    o.offline = true;
+    auto m    = load_model("unsloth/Qwen3-8B", o);
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("did you mean Qwen/Qwen3-8B"), std::string::npos) << m.error().what();
+    m = load_model("hf:unsloth/Qwen3-8B", o); // an explicit Hub name is not second-guessed
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().message.find("did you mean"), std::string::npos) << m.error().what();
+}
+
+/// A Hugging Face cache entry as huggingface_hub writes it (hub-api.md §4): blobs, refs/main,
+/// snapshots/<commit>/<file> as relative symlinks to the blobs.
+void write_hf_cache(const fs::path& hub, const std::string& folder, const std::string& file, const fs::path& source) {
+    const std::string commit = "0123456789abcdef0123456789abcdef01234567";
+    const fs::path repo      = hub / folder;
+    fs::create_directories(repo / "blobs");
+    fs::create_directories(repo / "refs");
+    fs::create_directories(repo / "snapshots" / commit);
+    fs::copy_file(source, repo / "blobs" / "b1");
+    std::ofstream(repo / "refs" / "main") << commit;
+    fs::create_symlink("../../blobs/b1", repo / "snapshots" / commit / file);
+}
+
+TEST(Hub, LocalHuggingFaceCacheReadsWithoutNetwork) {
+    const auto dir = fresh_environment();
+    ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1); // any request would fail
+    write_hf_cache(dir / "hf" / "hub", "models--someone--tiny-GGUF", "llama-2-tiny-random.Q8_0.gguf",
+                   fs::path(LLMPLAN_TEST_DATA) / "gguf" / "llama-2-tiny-random.gguf");
+    for (const char* name : {"hf:someone/tiny-GGUF", "someone/tiny-GGUF"}) {
+        auto m = load_model(name, quick());
+        ASSERT_TRUE(m) << m.error().what();
+        EXPECT_EQ(m->origin.kind, "hf-cache");
+        EXPECT_EQ(m->origin.commit, "0123456789abcdef0123456789abcdef01234567");
+        EXPECT_EQ(m->n_embd, 8u); // llama-2-tiny-random.gguf: embedding width 8 (tests/data/gguf/README.md)
+    }
+    // No refs/main (a download by commit): the one snapshot there is.
+    fs::remove(dir / "hf" / "hub" / "models--someone--tiny-GGUF" / "refs" / "main");
+    auto no_ref = load_model("hf:someone/tiny-GGUF", quick());
+    ASSERT_TRUE(no_ref) << no_ref.error().what();
+    EXPECT_EQ(no_ref->origin.kind, "hf-cache");
+    // A config alone is enough offline (weights from the formula).
+    write_hf_cache(dir / "hf" / "hub", "models--someone--smol", "config.json",
+                   fs::path(LLMPLAN_SOURCE_DIR) / "tests/hub/data/SmolLM2-135M.config.json");
+    auto opt    = quick();
+    opt.offline = true;
+    auto m      = load_model("someone/smol", opt);
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+}
+
+TEST(Hub, ModelScopeApiAndCache) {
+    const auto dir = fresh_environment();
+    auto m         = load_model("ms:testorg/SmolLM2-135M", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.kind, "modelscope");
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    EXPECT_EQ(weights_bytes(*m), 2 * 134515008u);
+    m = load_model("ms:nobody/nothing", quick());
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, error_code::file_not_found) << m.error().what();
+    // ModelScope's cache: models/ORG/NAME with '.' spelled "___" (hub-api.md §7).
+    const fs::path snap = dir / "ms" / "models" / "someone" / "Smol___v2";
+    fs::create_directories(snap);
+    fs::copy_file(fs::path(LLMPLAN_TEST_DATA) / "gguf" / "llama-2-tiny-random.gguf", snap / "tiny.Q8_0.gguf");
+    ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1);
+    m = load_model("someone/Smol.v2", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.kind, "modelscope-cache");
+}
+
+TEST(Hub, RefreshFetchesAgain) {
+    fresh_environment();
+    ASSERT_TRUE(load_model("hf:testorg/SmolLM2-135M", quick()));
+    fake_hub::get().reset();
+    auto opt    = quick();
+    opt.refresh = true;
+    ASSERT_TRUE(load_model("hf:testorg/SmolLM2-135M", opt));
+    EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 1u);
+}
+
+TEST(HubCli, InspectEstimateAndOffline) {
+    fresh_environment();
+    auto r = test::run_cli("inspect hf:testorg/SmolLM2-135M --json --timeout 5");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["model"]["n_params"], 134515008u);
+    EXPECT_EQ(j["model"]["origin"]["kind"], "hub");
+    EXPECT_EQ(j["model"]["origin"]["commit"], "a13a13e1d615ea533b21d9445ec1b0f8da66723a");
+    r = test::run_cli("estimate hf:testorg/SmolLM2-135M --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_GT(nlohmann::json::parse(r.out)["devices"][0]["total_bytes"].get<std::uint64_t>(), 2 * 134515008u);
+    // --offline before or after the subcommand; a model never fetched: exit 2, nothing on stdout.
+    for (const char* args : {"--offline inspect hf:testorg/gated-model", "inspect hf:testorg/gated-model --offline"}) {
+        r = test::run_cli(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
+}
+
+} // namespace
+} // namespace llmplan

@@ -1,0 +1,176 @@
+// The trainer table and its overrides (include/llmplan/trainer.h), the mechanisms it switches, and
+// the training reverse questions (include/llmplan/training_fit.h), on the tiny llama of
+// training_fixture.h: 2 layers, hidden 64, 4 heads (2 KV) of 16, FFN 128, vocab 100, bf16.
+#include "cli_run.h"
+#include "estimate/training_detail.h"
+#include "llmplan/estimate.h"
+#include "llmplan/training_fit.h"
+#include "training_fixture.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace llmplan {
+namespace {
+
+model_desc tiny() {
+    return test::make_llama({});
+}
+
+training_params with(train_method method, const char* trainer) {
+    training_params p;
+    p.method  = method;
+    p.seq     = 16;
+    p.trainer = trainer;
+    return p;
+}
+
+TEST(TrainerTable, DefaultIsTransformersAndNamesAreUnique) {
+    ASSERT_FALSE(trainer_table().empty());
+    EXPECT_EQ(trainer_table().front().name, "hf");
+    EXPECT_EQ(training_params{}.trainer, "hf");
+    for (const auto& t : trainer_table())
+        EXPECT_EQ(find_trainer(t.name), &t);
+    EXPECT_EQ(find_trainer("megatron"), nullptr);
+}
+
+TEST(TrainerTable, UnknownTrainerAndBadDropoutAreErrors) {
+    auto p = with(train_method::lora, "megatron");
+    auto e = estimate_training(tiny(), p);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().context, "--trainer");
+    p                        = with(train_method::lora, "hf");
+    p.overrides.lora_dropout = 1.0;
+    e                        = estimate_training(tiny(), p);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().context, "--lora-dropout");
+}
+
+TEST(TrainingActivations, LoraDropoutKeepsInputCopies) {
+    // all-linear adapts q,k,v,o,gate,up (input 64) and down (input 128): 512 input elements a layer.
+    auto lora = detail::plan_lora(tiny(), 16, {"all-linear"});
+    ASSERT_TRUE(lora);
+    EXPECT_EQ(lora->largest_layer_inputs, 512u);
+    EXPECT_EQ(lora->total_inputs, 1024u);
+    auto p = with(train_method::lora, "hf"); // lora_dropout 0.05, fp32 adapters under autocast
+    auto h = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    const auto with_dropout = detail::estimate_activations(tiny(), p, *h, &*lora, false);
+    const auto no_lora      = detail::estimate_activations(tiny(), p, *h, nullptr, false);
+    // Each adapted input: a 16-bit copy (2 bytes) + the dropout mask (1 byte) per element, 16 tokens.
+    EXPECT_EQ(with_dropout.per_layer_saved_bytes - no_lora.per_layer_saved_bytes, 1024u * 3u * 16u);
+    EXPECT_EQ(with_dropout.largest_layer_bytes - no_lora.largest_layer_bytes, 512u * 3u * 16u);
+    // p = 0: the 16-bit copy autocast makes of the fp32-cast input stays, the mask goes.
+    p.overrides.lora_dropout = 0.0;
+    h                        = detail::resolve_habits(p);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes -
+                  no_lora.per_layer_saved_bytes,
+              1024u * 2u * 16u);
+    // 16-bit adapters (torchtune) with p = 0 keep the input itself: nothing added.
+    p.trainer = "torchtune";
+    h         = detail::resolve_habits(p);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes,
+              detail::estimate_activations(tiny(), p, *h, nullptr, false).per_layer_saved_bytes);
+}
+
+TEST(TrainerHabits, KbitPreparationUpcastsTheUnquantizedParams) {
+    // NF4 base: embeddings 6400 + lm_head 6400 + norms 4*64 + final norm 64 = 13120 elements stay
+    // bf16 (26240 bytes); PEFT's prepare_model_for_kbit_training makes them fp32 (+26240).
+    auto hf = estimate_training(tiny(), with(train_method::qlora, "hf"));
+    auto lf = estimate_training(tiny(), with(train_method::qlora, "llama-factory"));
+    ASSERT_TRUE(hf && lf);
+    EXPECT_EQ(hf->devices[0].parts.weights - lf->devices[0].parts.weights, 26240u);
+    EXPECT_TRUE(hf->trainer.kbit_upcast);
+    EXPECT_FALSE(lf->trainer.kbit_upcast);
+}
+
+TEST(TrainerHabits, PureBf16KeepsEveryGradientUnlessSteppedInBackward) {
+    auto p      = with(train_method::full, "hf");
+    p.precision = train_precision::bf16;
+    auto hf     = estimate_training(tiny(), p);
+    ASSERT_TRUE(hf);
+    EXPECT_EQ(hf->devices[0].parts.gradients, hf->trainable_params * 2);
+    EXPECT_FALSE(hf->trainer.optimizer_in_backward);
+    // torchtune's single-device full recipe: only the largest gradient (a 128 x 64 FFN matrix).
+    p.trainer = "torchtune";
+    auto tt   = estimate_training(tiny(), p);
+    ASSERT_TRUE(tt);
+    EXPECT_EQ(tt->devices[0].parts.gradients, 8192u * 2u);
+    // The same described by hand for an unlisted trainer.
+    p.trainer                         = "hf";
+    p.overrides.optimizer_in_backward = true;
+    auto by_hand                      = estimate_training(tiny(), p);
+    ASSERT_TRUE(by_hand);
+    EXPECT_EQ(by_hand->devices[0].parts.gradients, 8192u * 2u);
+}
+
+TEST(TrainerHabits, ForeachAdamWStepTemporaries) {
+    // torch AdamW (foreach) allocates one fp32 temporary per trained parameter in step(); DeepSpeed's
+    // FusedAdam does not. Only what exceeds the (freed) activations raises the peak.
+    auto p    = with(train_method::full, "hf");
+    auto f    = estimate_training(tiny(), p);
+    p.trainer = "deepspeed";
+    auto d    = estimate_training(tiny(), p);
+    ASSERT_TRUE(f && d);
+    const std::uint64_t tmp = f->trainable_params * 4, act = f->devices[0].parts.activations;
+    EXPECT_EQ(f->devices[0].parts.optimizer - d->devices[0].parts.optimizer, tmp > act ? tmp - act : 0);
+    EXPECT_TRUE(f->trainer.foreach_step_temps);
+    EXPECT_FALSE(d->trainer.foreach_step_temps);
+}
+
+TEST(TrainerHabits, VariableLengthsReserveMoreThanFixed) {
+    auto p              = with(train_method::lora, "hf");
+    p.overrides.lengths = batch_lengths::fixed;
+    auto fixed          = estimate_training(tiny(), p);
+    p.overrides.lengths = batch_lengths::variable;
+    auto variable       = estimate_training(tiny(), p);
+    ASSERT_TRUE(fixed && variable);
+    // Fixed: CUDA context 1 GiB + allocator slack 1.5 GiB.
+    EXPECT_EQ(fixed->devices[0].parts.overhead, std::int64_t{5} << 29);
+    // Variable: + 1.5 x the largest transient (here the 16 x 100 logits at 12 bytes).
+    EXPECT_EQ(variable->devices[0].parts.overhead - fixed->devices[0].parts.overhead, 16 * 100 * 12 * 3 / 2);
+}
+
+TEST(TrainingFit, AnswersAreTheLargestThatFit) {
+    const model_desc m = tiny();
+    auto p             = with(train_method::lora, "hf");
+    p.seq              = 4096;
+    auto at            = estimate_training(m, p);
+    ASSERT_TRUE(at);
+    const auto budget = static_cast<std::uint64_t>(training_memory_need(*at));
+    const auto a      = fit_training(m, p, budget);
+    EXPECT_TRUE(a.fits_as_asked);
+    EXPECT_GE(a.max_seq, 4096u);
+    auto q = p;
+    q.seq  = a.max_seq + 256;
+    EXPECT_GT(training_memory_need(*estimate_training(m, q)), static_cast<std::int64_t>(budget));
+    EXPECT_GE(a.max_micro_batch, 1u);
+    q             = p;
+    q.micro_batch = a.max_micro_batch + 1;
+    EXPECT_GT(training_memory_need(*estimate_training(m, q)), static_cast<std::int64_t>(budget));
+    // A budget far above the model: full fine-tuning in mixed precision is the most capable setup.
+    EXPECT_EQ(fit_training(m, p, std::uint64_t{1} << 40).best_setup, "full, bf16-mixed, adamw");
+    // Below the CUDA context nothing fits.
+    const auto none = fit_training(m, p, std::uint64_t{1} << 29);
+    EXPECT_FALSE(none.fits_as_asked);
+    EXPECT_EQ(none.max_seq, 0u);
+    EXPECT_TRUE(none.best_setup.empty());
+}
+
+TEST(TrainingCli, TrainerBandAndFitInJson) {
+    const auto r = test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --trainer unsloth --lora-dropout 0.1 "
+                                 "--memory 24GiB --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["workload"]["trainer"], "unsloth");
+    EXPECT_EQ(j["trainer"]["loss"], "fused");
+    EXPECT_DOUBLE_EQ(j["trainer"]["lora_dropout"].get<double>(), 0.1);
+    EXPECT_TRUE(j["band"].is_object());
+    EXPECT_GT(j["fit"]["max_seq"].get<std::uint64_t>(), 2048u);
+    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --trainer nope --json").status, 2);
+    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --loss half --json").status, 2);
+    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --lora-dropout x --json").status, 2);
+}
+
+} // namespace
+} // namespace llmplan
