@@ -1,6 +1,8 @@
 // Inference memory: weights + KV cache + compute buffers + runtime overhead, per device, per engine.
 #pragma once
 
+#include "llmplan/accuracy.h"
+#include "llmplan/engine_version.h"
 #include "llmplan/estimate.h"
 #include "llmplan/weights.h"
 
@@ -8,11 +10,9 @@
 
 namespace llmplan {
 
-enum class engine_kind : std::uint8_t { llama_cpp, vllm, transformers };
-std::string_view engine_name(engine_kind e);
-
 struct inference_params {
     engine_kind engine = engine_kind::transformers;
+    engine_version version; ///< the engine's release; unknown = the current one (default_engine_version)
     device_kind device = device_kind::cuda;
     std::uint32_t gpus = 1;
     weight_choice weights;
@@ -27,9 +27,10 @@ struct inference_params {
     std::int64_t gpu_layers = -1; ///< -1: all layers on the GPU when the device is a GPU
     bool mmap               = true;
     // vLLM
-    double gpu_memory_utilization     = 0.9;
-    std::uint64_t max_num_seqs        = 256;
-    std::uint64_t device_memory_bytes = 0; ///< each GPU's memory; 0 = unknown
+    double gpu_memory_utilization        = 0.9;
+    std::uint64_t max_num_seqs           = 0; ///< 0 = the release's default for the device (vllm_defaults)
+    std::uint64_t max_num_batched_tokens = 0; ///< 0 = the release's default for the device
+    std::uint64_t device_memory_bytes    = 0; ///< each GPU's memory; 0 = unknown
     /// vLLM --pipeline-parallel-size: `gpus` = tensor parallel x this; each stage holds a contiguous
     /// run of layers (how vLLM spans nodes: TP inside a node, PP across nodes).
     std::uint32_t pipeline_parallel = 1;
@@ -44,6 +45,17 @@ struct inference_estimate {
     // vLLM: the KV pool in tokens and the longest --max-model-len that starts
     std::uint64_t vllm_kv_capacity_tokens = 0;
     std::uint64_t vllm_max_model_len      = 0;
+    /// vLLM: the scheduler limits the estimate used (the user's or the release's defaults)
+    std::uint64_t vllm_max_num_seqs           = 0;
+    std::uint64_t vllm_max_num_batched_tokens = 0;
+    /// vLLM: memory outside gpu_memory_utilization's budget (CUDA context before the start-up
+    /// snapshot, CUDA graphs captured after the pool): what the GPU needs beyond total_bytes
+    std::uint64_t vllm_outside_budget_bytes = 0;
+    std::string engine_release; ///< "vllm@0.14.0": the release the estimate models
+    std::string engine_range;   ///< the behaviour row it fell in, e.g. "vllm 0.8+ (V1 engine)"
+    /// How close this kind of estimate (engine x device x weight class) came to measured runs.
+    std::string weight_class;
+    std::optional<accuracy_row> accuracy;
     std::vector<std::string> notes;
 };
 

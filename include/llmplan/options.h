@@ -42,6 +42,8 @@ enum class option_id : std::uint8_t {
     mmap,
     gpu_memory_utilization,
     max_num_seqs,
+    max_num_batched_tokens,
+    engine_version,
     pipeline_parallel,
     device_memory,
     memory,

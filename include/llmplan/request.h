@@ -38,6 +38,7 @@ struct estimate_request {
     task_kind task = task_kind::infer;
     std::optional<engine_kind> engine; ///< unset: llama.cpp for GGUF (file or type), else transformers
     inference_params infer;            ///< engine filled in when the model is known (resolve_engine)
+    std::string engine_version;        ///< --engine-version as given; read once the engine is known
     training_params train;
     std::optional<std::uint64_t> memory_bytes; ///< --memory: the reverse questions (fit.h)
     std::vector<option_id> given;              ///< the options named, to check them against the engine

@@ -35,6 +35,7 @@ constexpr std::array rows = {
 
     option_spec{id::task, "task", k::choice, "infer train", "infer", "run the model or train it", E | P, 0},
     option_spec{id::engine, "engine", k::choice, "llama.cpp vllm transformers", "llama.cpp for GGUF, else transformers", "inference engine", E | P, 0, t::infer},
+    option_spec{id::engine_version, "engine-version", k::text, "", "the current release", "the engine's release, e.g. vllm@0.11, transformers@4.38.2, llama.cpp@b6000", E | P, 0, t::infer},
     option_spec{id::device, "device", k::choice, "cpu cuda metal", "cuda", "where the model runs", E | P, 0, t::infer},
     option_spec{id::gpus, "gpus", k::positive, "", "1", "number of GPUs", E | P, 0},
     option_spec{id::gpus, "gpus", k::positive, "", "the machine's count", "GPUs to spread a model over", F, 0},
@@ -49,7 +50,8 @@ constexpr std::array rows = {
     option_spec{id::gpu_layers, "gpu-layers", k::sint, "", "all, on a GPU", "llama.cpp layers on the GPU", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::mmap, "mmap", k::choice, "on off", "on", "llama.cpp maps the file", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::gpu_memory_utilization, "gpu-memory-utilization", k::number, "", "0.9", "vLLM fraction of GPU memory, in (0, 1]", E | P, 0, t::infer, e::vllm},
-    option_spec{id::max_num_seqs, "max-num-seqs", k::positive, "", "256", "vLLM sequences per step", E | P, 0, t::infer, e::vllm},
+    option_spec{id::max_num_seqs, "max-num-seqs", k::positive, "", "by release and GPU: 1024 on GPUs of 70 GiB+, else 256", "vLLM sequences per step", E | P, 0, t::infer, e::vllm},
+    option_spec{id::max_num_batched_tokens, "max-num-batched-tokens", k::positive, "", "by release and GPU: 8192 on GPUs of 70 GiB+, else 2048", "vLLM tokens per step: what its start-up profile runs", E | P, 0, t::infer, e::vllm},
     option_spec{id::pipeline_parallel, "pipeline-parallel", k::positive, "", "1", "vLLM pipeline stages; --gpus = tensor parallel x stages (multi-node)", E | P, 0, t::infer, e::vllm},
     option_spec{id::device_memory, "device-memory", k::size, "", "the device's own when known", "each GPU's memory, e.g. 80GiB", E | P, 0},
     option_spec{id::memory, "memory", k::size, "", "", "a memory budget per device (e.g. 24GiB): also answer the longest context, the most sequences and the best precision that fit (training: the longest --seq, the largest --micro-batch, the most capable method/precision/ZeRO stage)", E | P, 0},

@@ -200,6 +200,12 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::max_num_seqs:
         p.max_num_seqs = v.u;
         break;
+    case id::max_num_batched_tokens:
+        p.max_num_batched_tokens = v.u;
+        break;
+    case id::engine_version:
+        r.engine_version = v.text;
+        break;
     case id::pipeline_parallel: {
         auto n = narrow(o, v.u);
         if (!n) return n.error();

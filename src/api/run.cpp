@@ -48,6 +48,11 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
         return d;
     }
     d.infer.engine = q.engine.value_or(default_engine(d.model.from_gguf, d.infer.weights));
+    if (!q.engine_version.empty()) {
+        auto v = parse_engine_version(q.engine_version, d.infer.engine);
+        if (!v) return v.error();
+        d.infer.version = *v;
+    }
     if (command == command_kind::estimate)
         if (auto s = check_engine_options(q, d.infer.engine); !s) return s.error();
     auto e = estimate_inference(d.model, d.infer);

@@ -42,6 +42,9 @@ constexpr std::uint64_t eval_working_set = 21 * mib;
 /// CUDA context, cuBLAS handles and kernels loaded by the CUDA backend (nvidia-smi minus llama.cpp's
 /// buffers; the common figure for a CUDA 12 context on Ampere/Hopper is 300-500 MiB).
 constexpr std::uint64_t cuda_context_bytes = 400 * mib;
+/// The CUDA backend takes over CPU-resident matrix products from this batch size up
+/// (ggml_backend_cuda_device_offload_op: min_batch_size 32).
+constexpr std::uint64_t offload_min_batch = 32;
 
 } // namespace
 
@@ -74,26 +77,41 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     //   without flash attention, the f32 KQ scores of every head and the mask over all n_ctx cells
     //   take over at long context: n_ub * n_ctx * 4 * (n_head + 1) + r.
     const std::uint64_t n_head = m.typical_layer().n_head;
-    const std::uint64_t logits = n_ub * 4 * (m.n_vocab + 2 * m.n_embd);
+    const std::uint64_t rows   = n_ub * 4 * 2 * m.n_embd;
+    const std::uint64_t logits = n_ub * 4 * m.n_vocab + rows;
     std::uint64_t compute      = logits;
+    // A GPU that does not hold the output layer (all but the last of a layer split) reserves the
+    // graph of its layers only: no logits (Qwen3-32B Q5_K_M on two GPUs, ubatch 1024: 0.67 GiB of
+    // compute in all, one logits-sized buffer; truth/llamacpp_issue_logs.json).
+    std::uint64_t compute_no_head = rows;
     if (p.flash_attn) {
-        if (kv != dtype::f16 && kv != dtype::bf16 && kv != dtype::f32) compute += n_ub * m.n_embd * 4; // dequant row
+        if (kv != dtype::f16 && kv != dtype::bf16 && kv != dtype::f32) {
+            compute += n_ub * m.n_embd * 4; // dequant row
+            compute_no_head += n_ub * m.n_embd * 4;
+        }
     } else {
         const auto kq = n_ub * n_ctx * 4 * (n_head + 1) +
                         static_cast<std::uint64_t>(fa_off_residual_per_embd * static_cast<double>(m.n_embd * n_ub * 4));
-        compute = std::max(compute, kq);
+        compute         = std::max(compute, kq);
+        compute_no_head = std::max(compute_no_head, kq);
     }
     // Output buffer: one row of f32 logits per sequence (llama_context::output_reserve).
     const std::uint64_t output = m.n_vocab * 4 * p.batch;
 
     const std::uint64_t tokenizer = tokenizer_bytes_per_entry * (m.n_vocab + bpe_merges(m));
-    const bool on_gpu             = p.device != device_kind::cpu && p.gpu_layers != 0;
+    // A GPU build keeps a GPU compute buffer even with no layer offloaded: for batches of 32 tokens
+    // and more the scheduler runs the CPU-resident matrix products on the GPU, copying each weight
+    // into that buffer (ggml_backend_sched offload_op), so it is sized for the largest such weight,
+    // the output matrix, on top of the graph (GLM-Z1-32B BF16, -ngl 0: CUDA0 compute 2084 MiB = its
+    // 1776 MiB output matrix + the logits; truth/llamacpp_issue_logs.json, ik_llama.cpp PR 333).
+    const bool on_gpu = p.device != device_kind::cpu;
+    const bool repack = behaviour_of(engine_kind::llama_cpp, p.version).cpu_repack;
 
     if (!on_gpu) {
         device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
         // mmap: the mapped file is resident, and ggml-cpu's repacked copy of q4_0 matrices comes on top
         // (CPU_Mapped + CPU_REPACK buffers); without mmap the repacked copy replaces the original.
-        cpu.parts.weights  = w.bytes + (p.mmap ? w.repackable_bytes : 0);
+        cpu.parts.weights  = w.bytes + (p.mmap && repack ? w.repackable_bytes : 0);
         cpu.parts.kv_cache = kv_total;
         cpu.parts.compute  = compute + output;
         // Resident: weights, KV and output are written; of the reserved compute buffer only the
@@ -115,6 +133,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     for (auto b : w.layer_bytes)
         layer_sum += b;
     const std::uint64_t globals_other = w.bytes - layer_sum - w.token_embd_bytes; // output head + norms
+    const std::uint64_t output_matrix = m.tied_embd ? w.token_embd_bytes : globals_other;
 
     device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
     cpu.parts.weights = w.token_embd_bytes;
@@ -125,7 +144,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     cpu.parts.compute     = output;
     cpu.parts.overhead    = static_cast<std::int64_t>(tokenizer + eval_working_set);
     const bool all_on_gpu = n_gpu_layers == m.n_layer;
-    if (!all_on_gpu) cpu.parts.weights += globals_other, cpu.parts.compute += compute;
+    if (!all_on_gpu) cpu.parts.weights += globals_other;
 
     const std::uint32_t gpus = std::max<std::uint32_t>(1, p.gpus);
     for (std::uint32_t g = 0; g < gpus; ++g) {
@@ -140,7 +159,10 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
             d.parts.kv_cache += kv_layer[i];
         }
         if (g == gpus - 1 && all_on_gpu) d.parts.weights += globals_other;
-        d.parts.compute  = compute; // every backend reserves a graph buffer for its share
+        // every backend reserves a graph buffer for its share; the head's logits on the last one
+        d.parts.compute = g == gpus - 1 ? compute : compute_no_head;
+        if (!all_on_gpu && g == gpus - 1 && p.device == device_kind::cuda && n_ub >= offload_min_batch)
+            d.parts.compute += output_matrix;
         d.parts.overhead = static_cast<std::int64_t>(cuda_context_bytes);
         r.devices.push_back(std::move(d));
     }

@@ -64,13 +64,26 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
     const std::uint64_t kv_growth = m.legacy_cache ? kv_full : m.n_layer ? kv_full / m.n_layer / 2 : 0;
 
     const std::uint64_t per_token = layer_activation_bytes_per_token(m, a, 1);
-    auto act_at                   = [&](std::uint64_t tokens, std::uint64_t logit_rows) {
-        // logits in the compute dtype, then upcast to f32 for sampling (LogitsProcessor works in f32)
-        return b * tokens * per_token + b * logit_rows * m.n_vocab * (a + 4);
+    // One layer's transients, then the head: the logits (compute dtype, then upcast to f32 for
+    // sampling: LogitsProcessor works in f32) next to the last hidden states, after the layers'
+    // transients are freed. The peak is the larger of the two.
+    auto layers_at = [&](std::uint64_t tokens) { return b * tokens * per_token; };
+    auto head_at   = [&](std::uint64_t tokens, std::uint64_t logit_rows) {
+        return b * logit_rows * m.n_vocab * (a + 4) + b * tokens * m.n_embd * a;
     };
-    const std::uint64_t prefill_logits = m.legacy_cache ? prompt : 1;
+    auto act_at = [&](std::uint64_t tokens, std::uint64_t logit_rows) {
+        return std::max(layers_at(tokens), head_at(tokens, logit_rows));
+    };
+    // Logits of every prompt position: remote-code models with a legacy cache, and every model
+    // before transformers 4.45 (engine_versions.cpp); else only the last position's.
+    const bool all_logits = m.legacy_cache || behaviour_of(engine_kind::transformers, p.version).prompt_logits;
+    const std::uint64_t prefill_logits = all_logits ? prompt : 1;
     std::uint64_t prefill              = kv_prompt + act_at(prompt, prefill_logits);
     std::uint64_t decode               = kv_full + kv_growth + act_at(1, 1);
+    // The part of each phase that is the logits (on the last device only) and the part that is
+    // one layer's transient activations (on every device, each running its own layers).
+    const std::uint64_t prefill_layers = layers_at(prompt);
+    const std::uint64_t decode_layers  = layers_at(1);
 
     // Quantized kernels' extra buffers: AutoAWQ dequantizes the whole matrix to f16 when
     // batch x tokens >= 1024 (WQLinear_GEMM); AutoGPTQ's exllama kernels keep a dequantization scratch
@@ -99,12 +112,17 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
         device_breakdown d{p.device == device_kind::cpu ? "cpu" : "cuda:" + std::to_string(g), p.device, {}, {}};
         if (p.device == device_kind::metal) d.device = "metal";
         d.parts.weights = w.bytes / gpus;
+        // Each device's peak holds its own layer's transient activations (device_map runs the layers
+        // one device after another, each allocating on its own); the logits live on the last one.
+        const bool last = g == gpus - 1;
         if (prefill >= decode) {
-            d.parts.kv_cache    = kv_prompt / gpus;
-            d.parts.activations = (prefill - kv_prompt) / (g == gpus - 1 ? 1 : gpus); // logits live on the last GPU
+            const std::uint64_t rest = prefill - kv_prompt;
+            d.parts.kv_cache         = kv_prompt / gpus;
+            d.parts.activations      = last ? rest : rest - act_at(prompt, prefill_logits) + prefill_layers;
         } else {
-            d.parts.kv_cache    = (kv_full + kv_growth) / gpus;
-            d.parts.activations = (decode - kv_full - kv_growth) / (g == gpus - 1 ? 1 : gpus);
+            const std::uint64_t rest = decode - kv_full - kv_growth;
+            d.parts.kv_cache         = (kv_full + kv_growth) / gpus;
+            d.parts.activations      = last ? rest : rest - act_at(1, 1) + decode_layers;
         }
         d.parts.overhead = p.device == device_kind::cpu ? 0 : static_cast<std::int64_t>(cuda_runtime_bytes);
         d.notes.push_back(prefill >= decode ? "peak during prefill of the prompt" : "peak at the end of decoding");

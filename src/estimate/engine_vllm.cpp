@@ -1,7 +1,8 @@
 // vLLM: it measures weights and a profiling forward pass, then gives every byte left of
 // gpu_memory_utilization x total to KV blocks. So total per GPU = utilization x memory, and the
 // question is how many tokens the pool holds (source: vLLM's worker memory profiling log lines,
-// tests/data/truth/vllm_issue_logs.json).
+// tests/data/truth/vllm_issue_logs.json). What the profiling pass costs depends on the release
+// (engine_versions.cpp): V0 runs the whole context at once, V1 (0.8+) max_num_batched_tokens.
 #include "estimate/engines.h"
 
 #include <algorithm>
@@ -11,15 +12,44 @@ namespace llmplan {
 namespace {
 
 constexpr std::uint64_t mib = 1ull << 20;
-/// vLLM's "non_torch_memory": CUDA context, cuBLAS/NCCL buffers outside torch's allocator. Logged
+constexpr std::uint64_t gib = 1ull << 30;
+/// V0's "non_torch_memory": CUDA context, cuBLAS/NCCL buffers outside torch's allocator. Logged
 /// as 0.35 GiB on an RTX 3090 (vllm issue 10517) and 1.79 GiB on an 80 GB GPU (PR 10511); we take
 /// the single-GPU CUDA context figure, 450 MiB, and say that it varies.
-constexpr std::uint64_t non_torch_bytes = 450 * mib;
+constexpr std::uint64_t v0_non_torch_bytes = 450 * mib;
+/// V1 takes its memory snapshot in init_device, after the CUDA context exists, so non-torch memory
+/// is only what grows after it: cuBLAS workspaces (0.13-0.14 GiB logged at TP 1 for five models on
+/// H100, vLLM 0.11) and, with more than one rank, NCCL communicators and the custom all-reduce IPC
+/// buffers (0.54-0.55 GiB logged at TP 2 for Llama-3.3-70B and Qwen3-32B, same runs).
+constexpr std::uint64_t v1_non_torch_bytes    = 135 * mib;
+constexpr std::uint64_t v1_non_torch_tp_bytes = 560 * mib;
+/// What the GPU holds outside V1's budget: the CUDA context created before the snapshot
+/// (PyTorch 2.x, 0.4-0.6 GiB in nvidia-smi) and CUDA graphs captured after the pool, which logged
+/// -0.9 to +1.0 GiB in the same runs (the capture can free cached blocks); we take the context.
+constexpr std::uint64_t v1_outside_budget_bytes = 512 * mib;
 /// vLLM's KV block: 16 tokens (CacheConfig.block_size default).
 constexpr std::uint64_t block_tokens = 16;
-/// Without chunked prefill (vLLM V0, max_model_len <= 32k), the profiling batch is
+/// V0 without chunked prefill (max_model_len <= 32k): the profiling batch is
 /// max_num_batched_tokens = max(max_model_len, 2048) tokens (SchedulerConfig).
 constexpr std::uint64_t min_batched_tokens = 2048;
+/// V0's max_num_seqs default (SchedulerConfig).
+constexpr std::uint64_t v0_max_num_seqs = 256;
+/// V1's serving defaults (EngineArgs.get_batch_defaults, usage context OPENAI_API_SERVER, as for
+/// `vllm serve`): GPUs of 70 GiB and more (H100, H200, MI300X) get 8192 batched tokens and 1024
+/// sequences, smaller ones (and unknown memory) 2048 and 256. A100-80GB is excluded by name; llmplan cannot
+/// tell it from an H100 by its memory, so it takes the larger profile (the smaller KV pool).
+constexpr std::uint64_t large_gpu_bytes = 70 * gib;
+constexpr std::uint64_t v1_tokens_large = 8192;
+constexpr std::uint64_t v1_tokens_small = 2048;
+constexpr std::uint64_t v1_seqs_large   = 1024;
+constexpr std::uint64_t v1_seqs_small   = 256;
+/// V1's sampler warm-up (_dummy_sampler_run with top-k and top-p set): per element of the
+/// rows x vocabulary logits it holds the logits in the compute dtype, their f32 copy, the sorted
+/// values (f32) and int64 indices, the softmax and cumsum of the sorted values (f32 each), the top-p
+/// mask (bool), the values scattered back (f32), the probabilities and the exponential noise (f32
+/// each): a + 37 bytes. Logged "torch peak memory increase" / (1024 x vocab) is 38.4-39.6 bytes for
+/// Llama-3.1-8B, Qwen3-0.6B, Qwen3-32B, gpt-oss-20b/120b and Llama-3.3-70B TP 2 (bf16, H100, 0.11).
+constexpr std::uint64_t sampler_bytes_beyond_logits = 37;
 
 } // namespace
 
@@ -35,12 +65,25 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
 
     for (const auto& l : m.layers)
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::vllm, kv, kv, 1);
-    const std::uint64_t tokens = std::max(p.ctx, min_batched_tokens);
-    const std::uint64_t seqs   = std::min(p.max_num_seqs, tokens);
-    // Profiling pass: one layer's activations for all tokens, plus the sampler's logits for every
-    // sequence (compute dtype, then f32).
-    const std::uint64_t activation =
-        tokens * layer_activation_bytes_per_token(m, a, tp) + seqs * m.n_vocab / tp * (a + 4);
+    const bool v1                 = behaviour_of(engine_kind::vllm, p.version).v1_engine;
+    const bool large_gpu          = p.device_memory_bytes >= large_gpu_bytes; // unknown: the common default
+    const std::uint64_t tokens    = p.max_num_batched_tokens ? p.max_num_batched_tokens
+                                    : v1                     ? (large_gpu ? v1_tokens_large : v1_tokens_small)
+                                                             : std::max(p.ctx, min_batched_tokens);
+    const std::uint64_t max_seqs  = p.max_num_seqs ? p.max_num_seqs
+                                    : v1           ? (large_gpu ? v1_seqs_large : v1_seqs_small)
+                                                   : v0_max_num_seqs;
+    const std::uint64_t seqs      = std::min(max_seqs, tokens);
+    r.vllm_max_num_seqs           = max_seqs;
+    r.vllm_max_num_batched_tokens = tokens;
+    // Profiling pass: one layer's activations for all tokens; the sampler's logits for every
+    // sequence are gathered whole on every rank. V0 kept the logits and their f32 copy beside the
+    // forward's last activations; V1 samples top-k/top-p after the forward has freed them.
+    const std::uint64_t forward    = tokens * layer_activation_bytes_per_token(m, a, tp);
+    const std::uint64_t activation = v1 ? std::max(forward, seqs * m.n_vocab * (a + sampler_bytes_beyond_logits))
+                                        : forward + seqs * m.n_vocab * (a + 4);
+    const std::uint64_t non_torch  = !v1 ? v0_non_torch_bytes : p.gpus > 1 ? v1_non_torch_tp_bytes : v1_non_torch_bytes;
+    if (v1) r.vllm_outside_budget_bytes = v1_outside_budget_bytes;
 
     std::uint64_t in_layers = 0;
     for (auto b : w.layer_bytes)
@@ -69,7 +112,7 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
             device_breakdown d{"cuda:" + std::to_string(stage * tp + g), device_kind::cuda, {}, {}};
             d.parts.weights     = stage_weights / tp;
             d.parts.activations = activation;
-            d.parts.overhead    = static_cast<std::int64_t>(non_torch_bytes);
+            d.parts.overhead    = static_cast<std::int64_t>(non_torch);
             if (p.device_memory_bytes) {
                 const auto budget =
                     static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
@@ -94,6 +137,12 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
         r.vllm_kv_capacity_tokens = pool_tokens;
         r.vllm_max_model_len      = std::min(pool_tokens, m.n_ctx_train ? m.n_ctx_train : pool_tokens);
     }
+    r.notes.push_back(fmt::format("vLLM profiles {} tokens and samples {} sequences at start-up{}", tokens, seqs,
+                                  v1 ? " (--max-num-batched-tokens, --max-num-seqs)" : ""));
+    if (v1)
+        r.notes.push_back(fmt::format("beyond gpu_memory_utilization's budget the GPU also holds about {} MiB "
+                                      "(CUDA context, CUDA graphs)",
+                                      r.vllm_outside_budget_bytes / mib));
     if (r.vllm_kv_capacity_tokens && p.ctx > r.vllm_kv_capacity_tokens)
         r.notes.push_back(fmt::format("vLLM will refuse to start: max seq len {} is larger than the KV cache "
                                       "({} tokens); use --max-model-len {} or more memory",

@@ -48,7 +48,6 @@ status validate(const model_desc& m, const inference_params& p) {
                    "--gpu-layers");
     if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");
-    if (p.max_num_seqs == 0) return bad("expected at least 1", "--max-num-seqs");
     const bool gguf_weights = p.weights.format == weight_format::gguf;
     if (gguf_weights && p.engine != engine_kind::llama_cpp)
         return bad(fmt::format("GGUF type {} runs on llama.cpp, not {}", p.weights.gguf_ftype, engine_name(p.engine)),
@@ -86,6 +85,10 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
                                    : p.engine == engine_kind::vllm    ? estimate_vllm(m, p, *w)
                                                                       : estimate_transformers(m, p, *w);
     if (!r) return r;
+    r->engine_release = to_string(p.engine, p.version.known() ? p.version : default_engine_version(p.engine));
+    r->engine_range   = behaviour_of(p.engine, p.version).range;
+    r->weight_class   = weight_class(w->bytes, count_params(m).total);
+    r->accuracy       = measured_accuracy(p.engine, p.device, r->weight_class);
     // On disk: the files when we read them; else the weights as the asked format stores them.
     r->disk_bytes = m.file_bytes && p.weights.format == weight_format::native ? m.file_bytes : w->bytes;
     return r;

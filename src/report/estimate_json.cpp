@@ -1,5 +1,7 @@
 #include "llmplan/report.h"
 
+#include <fmt/format.h>
+
 namespace llmplan {
 namespace {
 
@@ -51,6 +53,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
     nlohmann::json w = {
         {"task",                   "infer"                                                               },
         {"engine",                 engine_name(p.engine)                                                 },
+        {"engine_version",         e.engine_release                                                      },
         {"device",                 device_name(p.device)                                                 },
         {"gpus",                   p.gpus                                                                },
         {"weights",                to_string(p.weights)                                                  },
@@ -64,7 +67,8 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"gpu_layers",             p.gpu_layers < 0 ? static_cast<std::int64_t>(m.n_layer) : p.gpu_layers},
         {"mmap",                   on_off(p.mmap)                                                        },
         {"gpu_memory_utilization", p.gpu_memory_utilization                                              },
-        {"max_num_seqs",           p.max_num_seqs                                                        },
+        {"max_num_seqs",           e.vllm_max_num_seqs ? e.vllm_max_num_seqs : p.max_num_seqs            },
+        {"max_num_batched_tokens", e.vllm_max_num_batched_tokens                                         },
         {"device_memory",          p.device_memory_bytes                                                 },
         {"pipeline_parallel",      p.pipeline_parallel                                                   },
     };
@@ -82,10 +86,25 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"kv_bytes_per_token", e.kv_bytes_per_token   },
         {"notes",              e.notes                }
     };
+    // Error bars: how this kind of estimate compared with measured runs (data/accuracy).
+    nlohmann::json acc = {
+        {"kind",                 fmt::format("{}/{}/{}", engine_name(p.engine), device_name(p.device), e.weight_class)},
+        {"weight_class", e.weight_class       },
+        {"cases",         e.accuracy ? e.accuracy->cases : 0                },
+    };
+    if (e.accuracy) {
+        acc["within_tolerance"]  = e.accuracy->within_tolerance;
+        acc["median_abs_error"]  = e.accuracy->median_abs_error;
+        acc["p90_abs_error"]     = e.accuracy->p90_abs_error;
+        acc["under_10pct_share"] = e.accuracy->under_10pct_share;
+    }
+    j["accuracy"] = acc;
     if (p.engine == engine_kind::vllm)
         j["vllm"] = {
-            {"kv_capacity_tokens", e.vllm_kv_capacity_tokens},
-            {"max_model_len",      e.vllm_max_model_len     }
+            {"kv_capacity_tokens",   e.vllm_kv_capacity_tokens  },
+            {"max_model_len",        e.vllm_max_model_len       },
+            {"outside_budget_bytes", e.vllm_outside_budget_bytes},
+            {"engine_range",         e.engine_range             }
         };
     return j;
 }

@@ -38,6 +38,16 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
     if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,
                          e.vllm_max_model_len);
+    s += fmt::format("engine    {} ({})\n", e.engine_release, e.engine_range);
+    if (e.accuracy)
+        s += fmt::format("accuracy  {} {} {} estimates vs {} measured values: median error {:.1f}%, 90% within "
+                         "{:.1f}%, {:.0f}% within tolerance, {:.0f}% more than 10% under\n",
+                         e.accuracy->engine, e.accuracy->device, e.weight_class, e.accuracy->cases,
+                         100 * e.accuracy->median_abs_error, 100 * e.accuracy->p90_abs_error,
+                         100 * e.accuracy->within_tolerance, 100 * e.accuracy->under_10pct_share);
+    else
+        s += fmt::format("accuracy  no measured run of this kind ({} {}) to compare with\n", engine_name(p.engine),
+                         e.weight_class);
     for (const auto& n : e.notes)
         s += "note      " + n + "\n";
     if (const auto from = origin_to_text(m); !from.empty()) s += "read from " + from + "\n";

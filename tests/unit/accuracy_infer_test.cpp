@@ -5,6 +5,13 @@
 // the real CLI (`llmplan estimate DIR ARGS --json`), takes the metric the case names and compares
 // it with the measurement. A case outside its tolerance fails the test unless it is one of the
 // known misses listed below with the reason; the summary per source is printed for bench/accuracy.
+//
+// The same run computes the error bars every estimate prints (engine x device x weight class:
+// share within tolerance, median and p90 |error|, share more than 10% under) and checks that the
+// committed table data/accuracy/infer_error_bars.csv is exactly what this build measures; when it
+// is not, the fresh table is written beside the test binary to copy over it.
+// Cases are regenerated with bench/infer_cases.py (each with the engine release its source names).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -13,7 +20,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -30,13 +40,62 @@ const std::set<std::string> known_misses = {
     "llamacpp_cpu_measured#204:rss",
     "llamacpp_cpu_measured#205:rss",
     "llamacpp_cpu_measured#206:rss",
-    // vLLM: non-torch memory logged as 1.79 GiB on one 80 GB GPU and 0.35 GiB on a 3090; one constant
-    // cannot meet both; the Dec-2023 Llama-2-70B TP=4 block count predates vLLM's profiling fixes.
+    // vLLM V0: non-torch memory logged as 1.79 GiB (TP 1) and 3.58 GiB (TP 2) on 80 GB GPUs and
+    // 0.35 GiB on a 3090: V0 counted the CUDA context and NCCL differently by release; one constant
+    // cannot meet them. TP 2's activation peak equals TP 1's in that log (1.26 GiB): the V0 profile
+    // did not split what dominates it; llmplan splits the layer's heads and FFN.
     "vllm_issue_logs#0:overhead",
+    "vllm_issue_logs#1:overhead",
+    "vllm_issue_logs#1:activations",
+    // V0 (0.6.3) on a 3090 at 20000/29000 tokens: the pool is 20-35% larger than weights + the
+    // modelled V0 profile leave; the peak_torch lines of the same logs are within 5%.
     "vllm_issue_logs#2:kv_pool",
+    "vllm_issue_logs#3:kv_pool",
+    // Dec-2023 Llama-2-70B TP=4 block count predates vLLM's profiling fixes.
     "vllm_issue_logs#6:kv_pool",
+    // V1 with LMCacheConnectorV1 on Qwen3-235B FP8, TP 4: the connector's buffers and FP8 MoE
+    // kernels' workspaces take 2.6 GiB a GPU more than the plain V1 profile (issue 21348).
+    "vllm_issue_logs#7:kv_pool",
     // octocoder 4-bit: bitsandbytes FP4 run through pipeline(); 17% under (see bench/README.md).
     "hf_transformers_llm_optimization_doc#2",
+    // transformers 4.38.2, 1-token prompt + 2048 new tokens: 0.2 GiB (0.5B), 0.5 GiB (1.5B) and
+    // 0.6 GiB (7B) above the same shapes under 4.46 (qwen25_speed_benchmark), whatever the weight
+    // format; not explained by the logits, the cache or the kernels modelled here.
+    "qwen2_speed_benchmark#0",
+    "qwen2_speed_benchmark#1",
+    "qwen2_speed_benchmark#2",
+    "qwen2_speed_benchmark#16",
+    "qwen2_speed_benchmark#17",
+    "qwen2_speed_benchmark#18",
+    "qwen2_speed_benchmark#19",
+    "qwen2_speed_benchmark#34",
+    "qwen2_speed_benchmark#35",
+    // transformers 4.38.2, 30720-token prompts split over 2-3 GPUs by device_map: 10-23% above the
+    // per-device layers + logits model (hidden states copied between devices are not modelled).
+    "qwen2_speed_benchmark#54",
+    "qwen2_speed_benchmark#68",
+    "qwen2_speed_benchmark#70",
+    // ik_llama.cpp (a fork): its own quant types (iq3_k, iq4_k: not GGUF types of llama.cpp), a
+    // 260 MiB CUDA_Host compute buffer and logits on both GPUs that mainline does not reserve, and
+    // hand-made per-tensor quant mixes (weights 5-7% from the ftype's recipe).
+    "llamacpp_issue_logs#7:weights",
+    "llamacpp_issue_logs#7:compute",
+    "llamacpp_issue_logs#9:kv_cache",
+    "llamacpp_issue_logs#9:weights",
+    "llamacpp_issue_logs#14:weights",
+    "llamacpp_issue_logs#15:kv_cache",
+    "llamacpp_issue_logs#15:weights",
+    "llamacpp_issue_logs#17:weights",
+    "llamacpp_issue_logs#27:kv_cache",
+    "llamacpp_issue_logs#27:weights",
+    // ollama's 'model size' line is the file's tensor data; llmplan's CPU weights add mainline's
+    // repacked q4_0 copy (CPU_REPACK), a buffer that line does not show.
+    "llamacpp_issue_logs#32:weights",
+    // GGUF file sizes of TheBloke's Mixtral K-quants: 7-11% under llmplan's llama-quantize recipe
+    // (files made with an older recipe for MoE tensors).
+    "llamacpp_issue_logs#36",
+    "llamacpp_issue_logs#37",
+    "llamacpp_issue_logs#38",
 };
 // Qwen-1 (remote code) cases: 26 of 29 within tolerance; the misses are Int4/Int8 runs whose
 // kernel versions (auto_gptq 0.4-0.6) the README does not pin. Tracked as a share.
@@ -95,6 +154,7 @@ double metric(const json& m, const json& doc) {
         }
         return which == "cuda_max" ? best : sum;
     }
+    if (kind == "disk_bytes") return doc["disk_bytes"].get<double>();
     std::string scope = kind == "fits" ? m.value("scope", "cuda_total_max") : kind;
     const bool alloc  = scope.find("allocated") != std::string::npos;
     double best = 0, sum = 0;
@@ -106,22 +166,60 @@ double metric(const json& m, const json& doc) {
     return scope.size() > 4 && scope.substr(scope.size() - 4) == "_max" ? best : sum;
 }
 
+struct bar_stats {
+    std::vector<double> abs_err;
+    int ok = 0, under10 = 0;
+};
+
+std::string error_bar_table(const std::map<std::string, bar_stats>& bars) {
+    std::string out = "engine,device,weight_class,cases,within_tolerance,median_abs_error,p90_abs_error,"
+                      "under_10pct_share\n";
+    for (auto [key, b] : bars) {
+        std::sort(b.abs_err.begin(), b.abs_err.end());
+        const auto n = b.abs_err.size();
+        auto at = [&](double q) { return b.abs_err[std::min(n - 1, static_cast<std::size_t>(q * (n - 1) + 0.5))]; };
+        char line[256];
+        std::snprintf(line, sizeof line, "%s,%zu,%.3f,%.3f,%.3f,%.3f\n", key.c_str(), n, static_cast<double>(b.ok) / n,
+                      at(0.5), at(0.9), static_cast<double>(b.under10) / n);
+        out += line;
+    }
+    return out;
+}
+
 TEST(accuracy, inference_cases_within_tolerance) {
     std::ifstream in(std::string(LLMPLAN_TEST_DATA) + "/truth/infer_cases.jsonl");
     ASSERT_TRUE(in.good());
     struct stats {
         int n = 0, ok = 0, under10 = 0;
     };
+    std::vector<json> cases;
+    for (std::string line; std::getline(in, line);)
+        cases.push_back(json::parse(line));
+    // Each case is one CLI process: run them on a few threads.
+    std::vector<json> docs(cases.size());
+    const unsigned n_threads = std::max(2u, std::min(8u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < n_threads; ++t)
+        pool.emplace_back([&, t] {
+            for (std::size_t i = t; i < cases.size(); i += n_threads)
+                docs[i] = run_cli(cases[i]);
+        });
+    for (auto& th : pool)
+        th.join();
+
     std::map<std::string, stats> by_source;
-    std::string line;
-    while (std::getline(in, line)) {
-        const json c             = json::parse(line);
+    std::map<std::string, bar_stats> bars;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const json& c            = cases[i];
+        const json& doc          = docs[i];
         const std::string id     = c["id"];
         const std::string source = c["source"];
-        const json doc           = run_cli(c);
         auto& s                  = by_source[source];
         ++s.n;
-        ASSERT_TRUE(doc.is_object() && doc.contains("devices")) << id << ": no JSON from the CLI";
+        if (!doc.is_object() || !doc.contains("devices")) {
+            if (!known_misses.count(id)) ADD_FAILURE() << id << ": no JSON from the CLI";
+            continue;
+        }
         const double pred = metric(c["metric"], doc);
         bool ok           = false;
         double err        = 0;
@@ -133,6 +231,12 @@ TEST(accuracy, inference_cases_within_tolerance) {
             err               = (pred - meas) / meas;
             ok                = std::abs(err) <= c["tolerance"].get<double>();
             s.under10 += err < -0.10 ? 1 : 0;
+            const json& w = doc["workload"];
+            auto& b       = bars[w["engine"].get<std::string>() + "," + w["device"].get<std::string>() + "," +
+                           doc["accuracy"]["weight_class"].get<std::string>()];
+            b.abs_err.push_back(std::abs(err));
+            b.ok += ok ? 1 : 0;
+            b.under10 += err < -0.10 ? 1 : 0;
         }
         s.ok += ok ? 1 : 0;
         if (!ok && !known_misses.count(id) && source != "qwen1_readme_profiling")
@@ -142,6 +246,16 @@ TEST(accuracy, inference_cases_within_tolerance) {
         std::printf("%-40s n %3d  within tolerance %5.1f%%  under by >10%% %d\n", source.c_str(), s.n,
                     100.0 * s.ok / s.n, s.under10);
         if (source == "qwen1_readme_profiling") EXPECT_GE(static_cast<double>(s.ok) / s.n, qwen1_min_within);
+    }
+
+    const std::string table = error_bar_table(bars);
+    std::ifstream committed_in(std::string(LLMPLAN_SOURCE_DIR) + "/data/accuracy/infer_error_bars.csv");
+    std::stringstream committed;
+    committed << committed_in.rdbuf();
+    if (committed.str() != table) {
+        std::ofstream("infer_error_bars.csv") << table;
+        ADD_FAILURE() << "data/accuracy/infer_error_bars.csv is not what this build measures; the fresh table is "
+                         "in the test's working directory (build/tests/infer_error_bars.csv): copy it over";
     }
 }
 
