@@ -3,7 +3,7 @@
 
 #include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
-#include "model/arch_tensors.h"
+#include "model/load_detail.h"
 
 #include <cstddef>
 #include <fmt/format.h>
@@ -22,17 +22,7 @@ result<model_desc> gguf_from_bytes(std::string_view bytes, std::string_view name
     const std::span<const std::byte> span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
     auto g = read_gguf(span, name, o);
     if (!g) return g.error();
-    auto m = model_from_gguf(*g, name);
-    if (!m) return m;
-    m->gguf_path = std::string(name);
-    // A vocab-only GGUF has the architecture but no tensors: size weights as for a config (load.cpp).
-    if (m->tensors.empty() && m->n_layer > 0) {
-        m->torch_dtype = dtype::f16;
-        generate_tensors(*m);
-        m->source = weights_source::formula;
-        m->notes.push_back("vocab-only GGUF: weights from the architecture at f16");
-    }
-    return m;
+    return detail::model_from_gguf_file(*g, std::string(name));
 }
 
 } // namespace
