@@ -65,6 +65,7 @@ struct hardware_document {
     device_spec local;     ///< local: this machine as a catalog row
     std::vector<device_spec> rows;
     std::size_t catalog_size = 0;
+    std::string bandwidth_cache_file; ///< local: where the measured bandwidth is cached
 };
 
 using document =

@@ -44,11 +44,16 @@ struct device_spec {
     bool unified_memory = false;
     /// Peak bandwidth of that memory (CPU rows: DRAM per socket).
     std::optional<std::uint64_t> memory_bandwidth_bytes_per_s;
+    /// The memory technology as gpus.csv names it ("HBM3", "GDDR6X", "LPDDR"); "" = not stated.
+    std::string memory_type;
 
     // --- compute: vendor dense peaks (no 2:4 sparsity), per accelerator ---------------------------
     std::optional<double> fp32_flops;
     std::optional<double> fp16_flops; ///< FP16/BF16 tensor, FP32 accumulate (the `fp16_bf16_dense_tflops` column)
     std::optional<double> bf16_flops; ///< same column as fp16_flops: the tables give one FP16/BF16 rate
+    /// FP16 tensor with FP16 accumulate (`fp16_fp16acc_dense_tflops`): GeForce cards run it at twice
+    /// their FP32-accumulate rate; datacenter and workstation parts at the same rate.
+    std::optional<double> fp16_fp16acc_flops;
     std::optional<double> fp8_flops;
     std::optional<double> int8_ops;
     std::optional<double> measured_bf16_matmul_flops; ///< MAMF [STAS]: achievable, not peak
@@ -190,7 +195,8 @@ struct local_machine {
     std::string os;
     /// Memory read bandwidth measured here (measure_memory_read_bandwidth), when asked for.
     std::optional<std::uint64_t> measured_read_bytes_per_s;
-    std::vector<std::string> missing; ///< what could not be read: "NVML not found", ...
+    bool bandwidth_from_cache = false; ///< measured_read_bytes_per_s was read from the cache file
+    std::vector<std::string> missing;  ///< what could not be read: "NVML not found", ...
 };
 
 /// Parsers over file text, so tests can feed sample files.
@@ -201,14 +207,33 @@ std::vector<detected_gpu> parse_nvidia_smi(std::string_view text);
 /// `rocm-smi --showproductname --showmeminfo vram` (lines "GPU[0] : key: value", bytes).
 std::vector<detected_gpu> parse_rocm_smi(std::string_view text);
 
+/// What detection does with the cached bandwidth (bandwidth_cache_path).
+enum class bandwidth_cache_mode : std::uint8_t {
+    use,     ///< read it when it is this machine's; else measure and write it
+    refresh, ///< measure and write it (`llmplan hardware --probe`)
+    off,     ///< measure, neither read nor write
+};
+
 struct detect_options {
     std::string proc_root = "/proc"; ///< where cpuinfo and meminfo are read
     bool use_nvml         = true;
     bool use_nvidia_smi   = true;
     bool use_rocm_smi     = true;
-    /// Measure RAM read bandwidth (about 0.2 s, 256 MiB): used when the CPU is not in the catalog.
-    bool measure_bandwidth = true;
+    /// Know RAM read bandwidth (measuring takes about 0.2 s and 256 MiB): used when the CPU is not in
+    /// the catalog. Measured once and cached (bandwidth_cache).
+    bool measure_bandwidth               = true;
+    bandwidth_cache_mode bandwidth_cache = bandwidth_cache_mode::use;
+    std::string cache_dir; ///< empty: $XDG_CACHE_HOME/llmplan, else $HOME/.cache/llmplan
 };
+
+/// The bandwidth cache file: <cache_dir>/memory-bandwidth.txt; empty when no directory is known.
+std::string bandwidth_cache_path(const detect_options& o);
+/// What the cache is keyed by: CPU model, threads and RAM size (another machine measures again).
+std::string bandwidth_cache_key(const local_machine& m);
+/// The cached rate when the file holds `key` and a plausible rate; else empty.
+std::optional<std::uint64_t> read_cached_bandwidth(const std::string& path, const std::string& key);
+/// Written to a temporary file and renamed over `path` (never half-written). False on any failure.
+bool write_cached_bandwidth(const std::string& path, const std::string& key, std::uint64_t bytes_per_s);
 
 /// Read `buffer_bytes` (far larger than the caches) with `threads` threads, `passes` times; the best
 /// pass in bytes a second. Empty when the buffer cannot be allocated or is too small to split.

@@ -24,6 +24,7 @@ enum class option_id : std::uint8_t {
     filter,
     name,
     list,
+    probe,
     // inference and training
     task,
     engine,

@@ -67,6 +67,7 @@ struct hardware_request {
     mode what = mode::local;
     std::string filter; ///< list: words every name must contain
     std::string name;   ///< show
+    bool probe = false; ///< local: measure the bandwidth again (hardware.h's bandwidth cache)
     std::string hardware_file;
 };
 

@@ -1,6 +1,14 @@
 // Speed: how long one decode step takes, per engine, and the tokens/s that follow.
 //
-// llama.cpp and vLLM: a bandwidth roofline (weights + KV cache read once per step). Hugging Face
+// llama.cpp and vLLM: the bytes a step reads (weights, MoE: the routed experts only, + KV cache at
+// its depth) over the share of peak bandwidth the engine's kernels reach on that memory
+// (decode_bandwidth_efficiency), plus a fixed overhead per layer / per step (decode_overhead) that
+// dominates small models on fast GPUs. Prefill: FLOPs over the engine's share of the chip's matmul
+// rate, attention growing with the prompt (prefill_tokens_per_s). The constants are fitted on
+// ../shared/speed_truth (llama.cpp on 13 NVIDIA cards and 15 Apple chips; vLLM on A100) with
+// bench/speed_mech_fit.py; speed.cpp gives each value with its data.
+//
+// Hugging Face
 // transformers (eager `generate`, batch 1 on CUDA) is not bandwidth bound for most models: Python
 // dispatches every layer's kernels one after another, so a step costs a fixed host time per layer
 // unless the GPU work is longer. Its constants are fitted on tests/data/truth/qwen25_speed_benchmark.json
@@ -16,18 +24,48 @@
 #include "llmplan/inference.h"
 
 #include <cstdint>
+#include <string_view>
 
 namespace llmplan {
 
-/// Share of peak memory bandwidth decode reaches: ../shared/hardware/README.md, "expect roughly
-/// 60-85% of peak memory bandwidth"; 0.6 (GPUs, Apple) takes the low end; CPUs 0.5 (lower still:
-/// llama.cpp CPU decode is often compute-bound on the dequantization).
+/// The memory a chip decodes from: what share of its peak bandwidth an engine's kernels reach.
+enum class memory_class : std::uint8_t {
+    hbm,   ///< HBM (datacenter GPUs: A100, H100, MI300X ...)
+    gddr,  ///< GDDR6/6X/7 (GeForce, RTX workstation, L40S, A40 ...)
+    apple, ///< Apple silicon unified LPDDR (Metal)
+    lpddr, ///< other unified LPDDR iGPUs (Strix Halo)
+    dram,  ///< a CPU's DDR channels
+};
+/// From gpus.csv's memory_type ("HBM3", "GDDR6X", "LPDDR"); a blank type on a datacenter part with
+/// more than 1.2 TB/s is HBM (no GDDR datacenter card reaches that: L40S 864 GB/s). CPU runs: dram.
+memory_class memory_class_of(const device_spec& d, device_kind where);
+
+/// Share of the peak memory bandwidth one decode step reaches, by engine and memory (table in speed.cpp
+/// with the source of each value).
+double decode_bandwidth_efficiency(engine_kind e, memory_class m);
+/// Fixed time of one decode step that does not shrink with the bytes read: kernel launches and syncs
+/// per layer (llama.cpp) and per step (vLLM's scheduler and sampler). Table in speed.cpp.
+struct step_overhead {
+    double per_layer_s = 0;
+    double per_step_s  = 0;
+};
+step_overhead decode_overhead(engine_kind e, device_kind d);
+
+/// Shares of the old single constants, kept for the transformers fit (bench/speed_fit.py used 0.6 for
+/// A100 HBM) and for CPU rows: decode_bandwidth_efficiency gives these for those cases.
 inline constexpr double decode_efficiency_gpu = 0.6;
 inline constexpr double decode_efficiency_cpu = 0.5;
-/// Share of peak dense FLOP/s prefill reaches (same README: large GEMMs reach well below peak; the
-/// measured MAMF column is about 60-75% of the dense peak, and attention and small GEMMs lower it).
-inline constexpr double prefill_efficiency = 0.5;
 
+/// What a chip brings to one decode or prefill: peaks of one device, and the shares reached.
+struct chip_rates {
+    double bandwidth_bytes_per_s = 0; ///< peak memory bandwidth; 0 = unknown
+    double efficiency            = decode_efficiency_gpu;
+    double fp32_flops            = 0; ///< vector (non-tensor) peak; 0 = unknown
+    double matmul_flops          = 0; ///< the tensor rate prefill runs at (prefill_peak_flops); 0 = unknown
+    std::string_view architecture;    ///< "Hopper", "Ampere" ... (prefill kernels by generation)
+};
+/// The chip of device `d` as engine `e` runs on it where the model lives (`where`).
+chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where);
 // --- Hugging Face transformers, eager generate on CUDA ---------------------------------------------
 // Step time = max(host, GPU): kernels are launched asynchronously, so the host's dispatch and the
 // GPU's work overlap and the longer one sets the pace.
@@ -79,6 +117,10 @@ std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimat
 decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,
                              double bandwidth_bytes_per_s, double efficiency, unsigned parallel_devices,
                              std::uint64_t context);
+/// The same with the chip's compute (quantized matrix-vector kernels bound by their unpacking work)
+/// and the engine's fixed step overhead (decode_overhead).
+decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                             const chip_rates& chip, unsigned parallel_devices, std::uint64_t context);
 
 /// Decode tokens/s (all sequences of the batch) at the context p.ctx: what make_plan reports.
 double decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
@@ -87,14 +129,19 @@ double decode_tokens_per_s(const model_desc& m, const inference_estimate& e, con
 /// Roofline decode tokens/s (all sequences of the batch) on `count` devices of `bandwidth`.
 double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, double bandwidth_bytes_per_s,
                            double efficiency, unsigned parallel_devices);
-/// Compute-bound prefill tokens/s: efficiency x FLOP/s / (2 x active parameters).
-double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices);
+/// Prefill tokens/s of a `prompt`-token prompt: 2 FLOPs per active parameter per token at the
+/// engine's share of the chip's matmul rate (prefill_matmul_efficiency), plus attention over the
+/// tokens before it (4 x heads x head_dim FLOPs per cached token and layer) at a lower share
+/// (prefill_attention_slowdown). 0 when the chip's compute rate is unknown.
+double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
+                            unsigned parallel_devices, std::uint64_t prompt);
 
 /// llama.cpp with offloaded layers (-ngl below n_layer): layers run in turn, so a step reads the GPU
-/// devices' weights and KV at decode_efficiency_gpu x gpu_bw, then the CPU device's at
-/// decode_efficiency_cpu x host_bw (the CPU-resident input embedding reads one row a token).
-double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
-                                   double host_bw);
+/// devices' weights and KV at the GPU's share of its bandwidth, then the CPU device's at
+/// decode_efficiency_cpu x host_bw (the CPU-resident input embedding reads one row a token); MoE
+/// weights at their routed share on both sides; plus llama.cpp's per-layer overhead.
+double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                                   const chip_rates& gpu, double host_bw);
 
 /// Tokens/s of one generate call timed as a whole, the way benchmarks such as Qwen's speed tables do
 /// (output tokens / (prefill + decode) seconds): prefill of `prompt` tokens, then `output` decode steps

@@ -379,6 +379,9 @@ status apply_hardware(hardware_request& r, const option_spec& o, const value& v)
         r.what = hardware_request::mode::list;
         r.filter += (r.filter.empty() ? "" : " ") + v.text;
         break;
+    case id::probe:
+        r.probe = true;
+        break;
     case id::name:
         r.name = v.text;
         break;

@@ -135,10 +135,14 @@ result<hardware_document> run_hardware(const hardware_request& q) {
     d.what         = q.what;
     d.catalog_size = cat->size();
     switch (q.what) {
-    case hardware_request::mode::local:
-        d.machine = detect_local_hardware();
-        d.local   = to_device_spec(d.machine, *cat);
+    case hardware_request::mode::local: {
+        detect_options o;
+        if (q.probe) o.bandwidth_cache = bandwidth_cache_mode::refresh;
+        d.machine              = detect_local_hardware(o);
+        d.local                = to_device_spec(d.machine, *cat);
+        d.bandwidth_cache_file = bandwidth_cache_path(o);
         break;
+    }
     case hardware_request::mode::list:
         for (const auto* row : cat->filter(q.filter.empty() ? q.filter : q.filter + " "))
             d.rows.push_back(*row);

@@ -160,11 +160,23 @@ constexpr std::uint64_t probe_bytes = 256ull << 20;
 
 void measure_bandwidth(local_machine& m, const detect_options& opts) {
     if (!opts.measure_bandwidth) return;
+    const std::string path = opts.bandwidth_cache == bandwidth_cache_mode::off ? "" : bandwidth_cache_path(opts);
+    const std::string key  = bandwidth_cache_key(m);
+    if (opts.bandwidth_cache == bandwidth_cache_mode::use) {
+        if (const auto cached = read_cached_bandwidth(path, key)) {
+            m.measured_read_bytes_per_s = cached;
+            m.bandwidth_from_cache      = true;
+            return;
+        }
+    }
     std::uint64_t bytes = probe_bytes;
     if (m.ram.available_bytes && *m.ram.available_bytes < 8 * probe_bytes) bytes = *m.ram.available_bytes / 8;
     const unsigned threads      = m.cpu.threads ? m.cpu.threads : std::max(1u, std::thread::hardware_concurrency());
     m.measured_read_bytes_per_s = measure_memory_read_bandwidth(bytes, threads);
-    if (!m.measured_read_bytes_per_s) m.missing.emplace_back("memory bandwidth could not be measured");
+    if (!m.measured_read_bytes_per_s)
+        m.missing.emplace_back("memory bandwidth could not be measured");
+    else if (!path.empty() && !write_cached_bandwidth(path, key, *m.measured_read_bytes_per_s))
+        m.missing.emplace_back(fmt::format("bandwidth cache {} could not be written", path));
 }
 
 } // namespace

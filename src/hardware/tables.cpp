@@ -129,6 +129,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.vendor       = std::string(rr.str("vendor"));
     d.form         = std::string(rr.str("form"));
     d.architecture = std::string(rr.str("architecture"));
+    d.memory_type  = std::string(rr.str("memory_type"));
     d.kind         = lower(d.vendor) == "apple" ? hardware_kind::apple : hardware_kind::gpu;
     d.gpu_count    = 1;
     d.notes        = std::string(rr.str("notes"));
@@ -157,6 +158,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.memory_bandwidth_bytes_per_s = bw;
     LLMPLAN_TRY(fp32, rr.scaled("fp32_tflops", tera));
     LLMPLAN_TRY(fp16, rr.scaled("fp16_bf16_dense_tflops", tera));
+    LLMPLAN_TRY(fp16acc, rr.scaled("fp16_fp16acc_dense_tflops", tera));
     LLMPLAN_TRY(fp8, rr.scaled("fp8_dense_tflops", tera));
     LLMPLAN_TRY(int8, rr.scaled("int8_dense_tops", tera));
     LLMPLAN_TRY(mamf, rr.scaled("measured_bf16_matmul_tflops", tera));
@@ -168,6 +170,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.fp32_flops                           = fp32;
     d.fp16_flops                           = fp16;
     d.bf16_flops                           = fp16;
+    d.fp16_fp16acc_flops                   = fp16acc;
     d.fp8_flops                            = fp8;
     d.int8_ops                             = int8;
     d.measured_bf16_matmul_flops           = mamf;
@@ -228,14 +231,16 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
 void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth) {
     d.gpu_link = g.name;
     if (d.architecture.empty()) d.architecture = g.architecture;
+    if (d.memory_type.empty()) d.memory_type = g.memory_type;
     if (with_bandwidth && !d.memory_bandwidth_bytes_per_s)
         d.memory_bandwidth_bytes_per_s = g.memory_bandwidth_bytes_per_s;
     if (!d.memory_bytes && !g.unified_memory) d.memory_bytes = g.memory_bytes;
-    d.fp32_flops = g.fp32_flops;
-    d.fp16_flops = g.fp16_flops;
-    d.bf16_flops = g.bf16_flops;
-    d.fp8_flops  = g.fp8_flops;
-    d.int8_ops   = g.int8_ops;
+    d.fp32_flops         = g.fp32_flops;
+    d.fp16_flops         = g.fp16_flops;
+    d.bf16_flops         = g.bf16_flops;
+    d.fp16_fp16acc_flops = g.fp16_fp16acc_flops;
+    d.fp8_flops          = g.fp8_flops;
+    d.int8_ops           = g.int8_ops;
     if (with_bandwidth) d.measured_bf16_matmul_flops = g.measured_bf16_matmul_flops;
     append_note(d.notes, fmt::format("Per-GPU figures from gpus.csv '{}' [{}].", g.name, g.sources));
     if (!g.sources.empty()) d.sources += (d.sources.empty() ? "" : "; ") + g.sources;

@@ -8,9 +8,29 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
+#include <tuple>
 
 namespace llmplan {
 namespace {
+
+/// Estimates already made in this plan. Within one make_plan only where and how the model is split
+/// changes (device, engine, GPUs, pipeline stages, -ngl); the weights, context and batch do not, so
+/// the many candidates that share a split (every 1-GPU row) share one estimate (the GGUF recipe's
+/// per-tensor walk is most of an estimate's time).
+class estimate_memo {
+  public:
+    const result<inference_estimate>& get(const model_desc& m, const inference_params& p) {
+        const key k{p.engine, p.device, p.gpus, p.pipeline_parallel, p.gpu_layers, p.device_memory_bytes};
+        auto it = done_.find(k);
+        if (it == done_.end()) it = done_.emplace(k, estimate_inference(m, p)).first;
+        return it->second;
+    }
+
+  private:
+    using key = std::tuple<engine_kind, device_kind, std::uint32_t, std::uint32_t, std::int64_t, std::uint64_t>;
+    std::map<key, result<inference_estimate>> done_;
+};
 
 /// How one candidate is run: the estimate's device, memory per device, GPUs to try.
 struct placement {
@@ -18,30 +38,24 @@ struct placement {
     device_kind device = device_kind::cuda;
     std::optional<std::uint64_t> memory_bytes; ///< per device; empty: not in the table
     std::optional<std::uint64_t> bandwidth;
-    double flops = 0;
     std::vector<unsigned> counts; ///< GPU counts to try, fewest first
-    double efficiency = decode_efficiency_gpu;
 };
 
 placement place(const device_spec& d) {
     placement pl;
-    const auto flops = d.fp16_flops ? *d.fp16_flops : d.fp32_flops ? *d.fp32_flops : 0.0;
-    auto as_cpu      = [&](std::string kind) {
+    auto as_cpu = [&](std::string kind) {
         pl.kind         = std::move(kind);
         pl.device       = device_kind::cpu;
         pl.memory_bytes = d.host_memory_bytes;
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
-        pl.flops      = detail::cpu_peak_flops(d);
-        pl.counts     = {1};
-        pl.efficiency = decode_efficiency_cpu;
+        pl.counts = {1};
     };
     auto as_gpu = [&](std::string kind, std::vector<unsigned> counts) {
         pl.kind         = std::move(kind);
         pl.device       = d.unified_memory ? device_kind::metal : device_kind::cuda;
         pl.memory_bytes = d.memory_bytes;
         pl.bandwidth    = d.memory_bandwidth_bytes_per_s;
-        pl.flops        = flops;
         pl.counts       = std::move(counts);
     };
     switch (d.kind) {
@@ -118,15 +132,16 @@ struct offload_fit {
 
 /// The most layers (-ngl) whose GPU side fits `have` bytes: memory grows with the layers on the GPU,
 /// so a binary search over 0..n_layer-1 finds it. Empty when not even the GPU's fixed part fits.
-std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, std::int64_t have) {
+std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, std::int64_t have,
+                                       estimate_memo& memo) {
     std::optional<offload_fit> best;
     std::int64_t lo = 0, hi = static_cast<std::int64_t>(m.n_layer) - 1;
     while (lo <= hi) {
         const std::int64_t mid = (lo + hi) / 2;
         p.gpu_layers           = mid;
-        auto e                 = estimate_inference(m, p);
+        const auto& e          = memo.get(m, p);
         if (e && memory_need(*e, p.device) <= have) {
-            best = offload_fit{p, std::move(*e)};
+            best = offload_fit{p, *e};
             lo   = mid + 1;
         } else {
             hi = mid - 1;
@@ -135,8 +150,8 @@ std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, 
     return best;
 }
 
-plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d,
-                        std::uint64_t active_params, const plan_options& o) {
+plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d, const plan_options& o,
+                        estimate_memo& memo) {
     const placement pl = place(d);
     plan_candidate c;
     c.hardware            = d.name;
@@ -152,7 +167,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     for (auto [n, nodes] : attempts(d, pl, o.max_nodes)) {
         inference_params q = for_nodes(p, p.device == device_kind::cpu ? 1 : std::max(1u, n), nodes);
         if (q.pipeline_parallel > m.n_layer) break;
-        auto e = estimate_inference(m, q);
+        const auto& e = memo.get(m, q);
         if (!e) {
             if (est) break; // a larger split the engine cannot make: keep the last one
             c.reasons.push_back(fmt::format("cannot estimate: {}", e.error().what()));
@@ -164,7 +179,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
         c.count = n;
         c.nodes = nodes;
-        est     = std::move(*e);
+        est     = *e;
         p       = q;
         if (pl.memory_bytes && need <= have) break;
     }
@@ -174,7 +189,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     std::optional<offload_fit> off;
     if (est && pl.memory_bytes && need > have && p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
         c.nodes == 1 && d.kind != hardware_kind::gpu && !d.unified_memory) {
-        off = fit_offload(m, p, have);
+        off = fit_offload(m, p, have, memo);
         if (off) {
             p                       = off->params;
             est                     = off->estimate;
@@ -222,26 +237,29 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline
     // stages run in turn for one token.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
+    const chip_rates chip   = chip_of(d, p.engine, p.device);
     if (off && pl.bandwidth) {
         // Layers run in turn: the GPU's share at its bandwidth, then the RAM's share at the host's.
         const auto host_bw = d.host_memory_bandwidth_bytes_per_s;
         if (host_bw)
-            c.decode_tokens_per_s =
-                offload_decode_tokens_per_s(*est, p, static_cast<double>(*pl.bandwidth), static_cast<double>(*host_bw));
+            c.decode_tokens_per_s = offload_decode_tokens_per_s(m, *est, p, chip, static_cast<double>(*host_bw));
         else
             c.reasons.push_back("host memory bandwidth not in the table: no decode speed with offload");
-    } else if (pl.bandwidth) { // engine-aware step time (include/llmplan/speed.h)
-        c.decode_tokens_per_s =
-            decode_tokens_per_s(m, *est, p, static_cast<double>(*pl.bandwidth), pl.efficiency, parallel);
+    } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (include/llmplan/speed.h)
+        const auto step = decode_step(m, *est, p, chip, parallel, p.ctx);
+        if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / step.seconds;
     } else
-        c.reasons.push_back("memory bandwidth not in the table: no decode speed");
-    c.prefill_tokens_per_s   = prefill_tokens_per_s(active_params, pl.flops, parallel);
-    const double prompt      = static_cast<double>(p.prompt ? p.prompt : p.ctx) * static_cast<double>(p.batch);
-    c.ttft_s                 = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
-    const double per_request = c.decode_tokens_per_s / static_cast<double>(p.batch);
-    // Unknown speed is not "fast enough"; an unknown prefill rate leaves the first-token wait unjudged.
-    c.meets_speed = c.decode_tokens_per_s > 0 && per_request >= o.min_tokens_per_s && c.ttft_s <= o.max_ttft_s;
-    if (c.prefill_tokens_per_s <= 0) c.reasons.push_back("compute rate not in the table: no prefill speed");
+        c.reasons.push_back("memory bandwidth not in the table: decode speed unknown");
+    const std::uint64_t prompt_tokens = p.prompt ? p.prompt : p.ctx;
+    c.prefill_tokens_per_s            = prefill_tokens_per_s(m, p, chip, parallel, prompt_tokens);
+    const double prompt               = static_cast<double>(prompt_tokens) * static_cast<double>(p.batch);
+    c.ttft_s                          = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
+    const double per_request          = c.decode_tokens_per_s / static_cast<double>(p.batch);
+    // Unknown speed is not "fast enough", and an unknown prefill rate is not a short first-token wait.
+    c.meets_speed = c.decode_tokens_per_s > 0 && c.prefill_tokens_per_s > 0 && per_request >= o.min_tokens_per_s &&
+                    c.ttft_s <= o.max_ttft_s;
+    if (c.prefill_tokens_per_s <= 0)
+        c.reasons.push_back("compute rate not in the table: prefill speed and first-token wait unknown");
     if (c.decode_tokens_per_s > 0 && per_request < o.min_tokens_per_s)
         c.reasons.push_back(
             fmt::format("slow: {:.1f} tokens/s per request, {:.1f} wanted", per_request, o.min_tokens_per_s));
@@ -265,10 +283,10 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
 plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
                       const plan_options& o) {
     plan_result r;
-    r.options         = o;
-    const auto active = count_params(m).active;
+    r.options = o;
+    estimate_memo memo;
     for (const device_spec* d : candidates)
-        if (d) r.candidates.push_back(evaluate(m, p, *d, active, o));
+        if (d) r.candidates.push_back(evaluate(m, p, *d, o, memo));
     std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
     r.cpu_or_gpu = detail::cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs

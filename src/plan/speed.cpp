@@ -1,11 +1,134 @@
-// Decode and prefill speed: a bandwidth roofline for llama.cpp and vLLM, a host-or-GPU-bound step for
-// Hugging Face transformers (include/llmplan/speed.h gives the model and where each constant comes from).
+// Decode and prefill speed: bytes over the bandwidth an engine reaches plus a fixed step overhead for
+// llama.cpp and vLLM, a host-or-GPU-bound step for Hugging Face transformers, FLOPs over the matmul
+// rate an engine reaches for prefill (include/llmplan/speed.h gives the model).
 #include "llmplan/speed.h"
 
+#include "llmplan/weights.h"
+#include "plan/detail.h"
+
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
 
 namespace llmplan {
 namespace {
+
+// --- decode: share of peak bandwidth, by engine and memory ------------------------------------------
+// Fitted (bench/speed_mech_fit.py, least squares on log tokens/s) together with the per-layer
+// overheads below on the batch-1 decode (tg) cases of ../shared/speed_truth:
+//   llama.cpp CUDA: xiongjiedai_llama3.json, Llama-3 8B/70B F16 and Q4_K_M, one GPU, 166 cases on
+//     A100 PCIe/SXM, H100 PCIe (HBM) and RTX 3080/3090/4080/4090, A40, A6000, RTX 6000 Ada, L40S (GDDR):
+//     HBM 0.565, GDDR 0.913, median error 6.7%. llama.cpp's matrix-vector kernels (one block a row)
+//     do not keep enough loads in flight to saturate an HBM part's 2-3 TB/s; GDDR parts they nearly do.
+//   llama.cpp Metal: llamacpp_apple_silicon_4167.json + the Macs of xiongjiedai_llama3.json, 79 cases
+//     on M1-M4 (base to Ultra): 0.945 of Apple's stated bandwidth, median error 5.5%.
+//   vLLM: qwen25_speed_tables.json / qwen2_speed_tables.json, BF16 Qwen 0.5B-14B on A100 80GB at input
+//     1: 7B 84 and 14B 46 tokens/s fix the slope (bytes) and the intercept (per_step_s below): 0.80.
+//     vLLM on GDDR: not measured here; taken as llama.cpp's GDDR share (both stream whole rows).
+//   transformers: decode_efficiency_gpu (0.6), the value bench/speed_fit.py fitted its other constants with.
+//   CPU (DDR): decode_efficiency_cpu (0.5): llama.cpp CPU decode is partly bound by dequantization,
+//     ../shared/hardware/README.md puts sustained DRAM reads at 70-90% of peak before that.
+//   Other unified LPDDR iGPUs (Strix Halo, Vulkan/ROCm): not measured here; between a CPU's share and
+//     a discrete GPU's: 0.7.
+struct efficiency_row {
+    engine_kind engine;
+    memory_class memory;
+    double share;
+};
+constexpr std::array<efficiency_row, 15> decode_efficiency_table{
+    {
+     {engine_kind::llama_cpp, memory_class::hbm, 0.565},
+     {engine_kind::llama_cpp, memory_class::gddr, 0.913},
+     {engine_kind::llama_cpp, memory_class::apple, 0.945},
+     {engine_kind::llama_cpp, memory_class::lpddr, 0.7},
+     {engine_kind::llama_cpp, memory_class::dram, decode_efficiency_cpu},
+     {engine_kind::vllm, memory_class::hbm, 0.80},
+     {engine_kind::vllm, memory_class::gddr, 0.913},
+     {engine_kind::vllm, memory_class::apple, 0.945},
+     {engine_kind::vllm, memory_class::lpddr, 0.7},
+     {engine_kind::vllm, memory_class::dram, decode_efficiency_cpu},
+     {engine_kind::transformers, memory_class::hbm, decode_efficiency_gpu},
+     {engine_kind::transformers, memory_class::gddr, decode_efficiency_gpu},
+     {engine_kind::transformers, memory_class::apple, decode_efficiency_gpu},
+     {engine_kind::transformers, memory_class::lpddr, decode_efficiency_gpu},
+     {engine_kind::transformers, memory_class::dram, decode_efficiency_cpu},
+     }
+};
+
+// --- decode: fixed overhead of a step -----------------------------------------------------------------
+// llama.cpp runs a graph of ~15 kernels a layer; each launch and the syncs between them cost time the
+// bytes do not explain. Fitted with the shares above: CUDA 0.088 ms a layer (8B: 2.8 ms of a 7.6 ms
+// step on an RTX 4090), Metal 0.233 ms a layer (7B: 7.5 ms of M2 Ultra's 10.6 ms at Q4_0; the same
+// 0.2-0.25 ms holds from the M1 to the M4 Max). CPU: the thread barriers between ops, far below a
+// CPU's weight-read time; 0.
+// vLLM (CUDA graphs: no per-layer launches) pays its Python scheduler, sampler and detokenizer once
+// a step: the intercept of the A100 BF16 rows above, 3.0 ms (0.5B 311 tokens/s = 3.2 ms a step for
+// 1 GB of weights). transformers: its own host model (transformers_layer_seconds).
+struct overhead_row {
+    engine_kind engine;
+    device_kind device;
+    step_overhead overhead;
+};
+constexpr std::array<overhead_row, 6> decode_overhead_table{
+    {
+     {engine_kind::llama_cpp, device_kind::cuda, {0.088e-3, 0}},
+     {engine_kind::llama_cpp, device_kind::metal, {0.233e-3, 0}},
+     {engine_kind::llama_cpp, device_kind::cpu, {0, 0}},
+     {engine_kind::vllm, device_kind::cuda, {0, 3.0e-3}},
+     {engine_kind::vllm, device_kind::metal, {0, 3.0e-3}},
+     {engine_kind::vllm, device_kind::cpu, {0, 3.0e-3}},
+     }
+};
+
+/// vLLM's GPTQ/AWQ/int4/int8 matrix-vector kernels at batch 1 unpack, scale and multiply each weight:
+/// about 10 vector FLOPs a weight. A100 (19.5 TFLOPS FP32): 2.0e12 weights/s, what the Qwen2.5 7B-32B
+/// AWQ and GPTQ-Int4 rows at input 1 leave after the 3 ms step (14B AWQ: 92.7 tokens/s, 14.7e9 weights
+/// in 7.8 ms), where their bytes alone would take 4.5 ms.
+constexpr double quantized_matvec_flops_per_weight = 10.0;
+
+// --- prefill --------------------------------------------------------------------------------------
+// Share of the chip's matmul rate (chip_rates::matmul_flops) the prompt's GEMMs reach.
+//   llama.cpp CUDA (xiongjiedai_llama3.json, pp512, 26 cases): llama.cpp multiplies in FP16 with FP16
+//     accumulation (cuBLAS CUBLAS_COMPUTE_16F, and its own MMQ kernels), so the rate is the FP16-acc
+//     column (GeForce: twice the FP32-acc figure). Reached: Q4_K_M 0.27-0.50 (median 0.35), F16 0.29-0.60
+//     (median 0.42): 0.35 for quantized weights (dequantized per tile), 0.42 for F16.
+//   Hopper/Blackwell datacenter parts: llama.cpp and transformers' eager kernels use Ampere-style
+//     mma.sync, not the wgmma instructions the dense peak assumes: H100 PCIe reaches 0.17 (Q4_K_M) and
+//     0.23 (F16) of 756 TFLOPS, half the others' share: x0.5 (FlashAttention-3 paper, Shah et al. 2024:
+//     FA2's mma.sync kernels reach 35% of H100's peak).
+//   llama.cpp Metal (llamacpp_apple_silicon_4167.json pp512): the FP32 ALU rate (Apple GPUs have no
+//     separate FP16 tensor rate); M2 Ultra 76-core 1402 tokens/s F16 = 19 TFLOPS of 27.2: 0.65.
+//   vLLM and transformers: BF16 GEMMs in cuBLAS/CUTLASS at FP32 accumulate, the fp16_bf16 column;
+//     0.5 of it (a 7B at 8k-128k prompts on A100, qwen25_speed_tables.json, with the decode above).
+//   CPU: 0.5 of the cores' FP32 FMA peak (detail::cpu_peak_flops), as before (no CPU prefill in the dev data).
+constexpr double prefill_share_llamacpp_quantized = 0.35;
+constexpr double prefill_share_llamacpp_f16       = 0.42;
+constexpr double prefill_share_metal              = 0.65;
+constexpr double prefill_share_dense_engines      = 0.5;
+constexpr double prefill_share_cpu                = 0.5;
+constexpr double prefill_share_no_wgmma           = 0.5;
+/// Attention over the prompt runs at a fraction of the GEMM share: llama.cpp without flash attention
+/// materialises KQ and softmax in separate kernels. xiongjiedai_llama3.json: an RTX 4090 8B Q4_K_M drops
+/// from 7139 (pp512) to 4040 tokens/s (pp8192) for 13% more FLOPs: attention at 1/4.5 of the GEMM
+/// share (A100 1/3.5, H100 1/4.5). With flash attention (-fa, vLLM, transformers' flash-attn) the
+/// kernels are fused: 1/1.5, an assumption (no dev data with -fa). Metal: M2 Ultra 8B drops 8% from
+/// pp512 to pp8192, M3 Max 27%: 1/2.
+constexpr double prefill_attention_slowdown_unfused = 4.5;
+constexpr double prefill_attention_slowdown_fused   = 1.5;
+constexpr double prefill_attention_slowdown_metal   = 2.0;
+
+bool contains(std::string_view text, std::string_view word) {
+    std::string t(text);
+    for (auto& c : t)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return t.find(word) != std::string::npos;
+}
+
+bool lacks_wgmma_kernels(engine_kind e, std::string_view architecture) {
+    if (e == engine_kind::vllm) return false; // FlashAttention-3 / CUTLASS 3 kernels on Hopper
+    return contains(architecture, "HOPPER") || contains(architecture, "BLACKWELL");
+}
 
 /// Share of the weights one token reads: 1, or for MoE the routed experts scaled to n_expert_used.
 double moe_read_share(const model_desc& m) {
@@ -63,22 +186,41 @@ std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimat
 decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,
                              double bandwidth_bytes_per_s, double efficiency, unsigned parallel_devices,
                              std::uint64_t context) {
+    chip_rates chip;
+    chip.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+    chip.efficiency            = efficiency;
+    return decode_step(m, e, p, chip, parallel_devices, context);
+}
+
+decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                             const chip_rates& chip, unsigned parallel_devices, std::uint64_t context) {
     decode_step_time t;
-    if (bandwidth_bytes_per_s <= 0) return t;
-    const double bw    = bandwidth_bytes_per_s * std::max(1u, parallel_devices);
-    const double batch = static_cast<double>(std::max<std::uint64_t>(1, p.batch));
+    if (chip.bandwidth_bytes_per_s <= 0) return t;
+    const unsigned n        = std::max(1u, parallel_devices);
+    const double bw         = chip.bandwidth_bytes_per_s * n;
+    const double batch      = static_cast<double>(std::max<std::uint64_t>(1, p.batch));
+    const double efficiency = chip.efficiency;
 
     if (p.engine != engine_kind::transformers || p.device != device_kind::cuda) {
-        // Roofline: every weight and every cached K/V row read once per step.
-        t.weights_s = static_cast<double>(decode_weight_bytes_per_step(m, e)) / (efficiency * bw);
+        // Every weight (MoE: the routed experts' share) and every cached K/V row read once per step.
+        t.weights_s           = static_cast<double>(decode_weight_bytes_per_step(m, e)) / (efficiency * bw);
+        const weight_format f = resolve_weight_choice(m, p.weights).format;
+        if (p.engine == engine_kind::vllm && is_quantized(f) && f != weight_format::fp8 && chip.fp32_flops > 0) {
+            // Unpacking bound when the chip's ALUs are slower than its memory for these kernels.
+            const double unpack =
+                quantized_elements_per_step(m) * quantized_matvec_flops_per_weight / (chip.fp32_flops * n);
+            t.weights_s = std::max(t.weights_s, unpack);
+        }
         t.attention_s =
             static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(context) * batch / (efficiency * bw);
-        t.seconds = t.weights_s + t.attention_s;
+        const step_overhead o = decode_overhead(p.engine, p.device);
+        t.host_s              = static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
+        t.seconds             = t.weights_s + t.attention_s + t.host_s;
         // transformers off CUDA (CPU, Apple MPS) runs the same Python per layer: its host time is a
         // floor here too (not fitted off CUDA; the CUDA figure is the lower bound we know).
         if (p.engine == engine_kind::transformers) {
             t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds;
-            t.seconds = std::max(t.seconds, t.host_s);
+            t.seconds = std::max(t.weights_s + t.attention_s, t.host_s);
         }
         return t;
     }
@@ -88,9 +230,8 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
     const double share    = moe_read_share(m);
     // A checkpoint read with its tensors has no quantized/unquantized split: bytes roofline for it.
     if (quantized && e.weights.quantized_bytes > 0) {
-        t.weights_s =
-            static_cast<double>(e.weights.unquantized_bytes) * share / (efficiency * bw) +
-            quantized_elements_per_step(m) / (transformers_dequant_weights_per_s * std::max(1u, parallel_devices));
+        t.weights_s = static_cast<double>(e.weights.unquantized_bytes) * share / (efficiency * bw) +
+                      quantized_elements_per_step(m) / (transformers_dequant_weights_per_s * n);
     } else {
         t.weights_s = static_cast<double>(e.weights.bytes) * share / (efficiency * bw);
     }
@@ -118,20 +259,99 @@ double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, do
            static_cast<double>(bytes_per_step);
 }
 
-double prefill_tokens_per_s(std::uint64_t active_params, double flops, unsigned parallel_devices) {
-    if (active_params == 0 || flops <= 0) return 0;
-    // A forward pass costs 2 FLOPs per active parameter per token (multiply + add).
-    return prefill_efficiency * flops * parallel_devices / (2.0 * static_cast<double>(active_params));
+memory_class memory_class_of(const device_spec& d, device_kind where) {
+    if (where == device_kind::cpu) return memory_class::dram;
+    if (d.kind == hardware_kind::apple || contains(d.gpu_link, "APPLE") || contains(d.gpu_model, "APPLE") ||
+        contains(d.name, "APPLE") || contains(d.name, "MAC"))
+        return memory_class::apple;
+    if (contains(d.memory_type, "HBM")) return memory_class::hbm;
+    if (contains(d.memory_type, "GDDR")) return memory_class::gddr;
+    if (contains(d.memory_type, "LPDDR") || d.unified_memory) return memory_class::lpddr;
+    const bool datacenter =
+        d.form.rfind("datacenter", 0) == 0 || d.form.rfind("cloud", 0) == 0 || d.kind == hardware_kind::cloud;
+    if (datacenter && d.memory_bandwidth_bytes_per_s && *d.memory_bandwidth_bytes_per_s > 1'200'000'000'000ull)
+        return memory_class::hbm;
+    return memory_class::gddr;
+}
+
+double decode_bandwidth_efficiency(engine_kind e, memory_class m) {
+    for (const auto& r : decode_efficiency_table)
+        if (r.engine == e && r.memory == m) return r.share;
+    return decode_efficiency_gpu;
+}
+
+step_overhead decode_overhead(engine_kind e, device_kind d) {
+    for (const auto& r : decode_overhead_table)
+        if (r.engine == e && r.device == d) return r.overhead;
+    return {};
+}
+
+double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
+                            unsigned parallel_devices, std::uint64_t prompt) {
+    if (chip.matmul_flops <= 0) return 0;
+    const auto active = static_cast<double>(count_params(m).active);
+    if (active <= 0) return 0;
+    const weight_format f = resolve_weight_choice(m, p.weights).format;
+    double share          = prefill_share_dense_engines;
+    double slowdown       = prefill_attention_slowdown_fused;
+    if (p.device == device_kind::cpu) {
+        share = prefill_share_cpu;
+    } else if (p.device == device_kind::metal) {
+        share    = prefill_share_metal;
+        slowdown = prefill_attention_slowdown_metal;
+    } else if (p.engine == engine_kind::llama_cpp) {
+        const bool f16 =
+            f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
+        share    = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
+        slowdown = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
+    }
+    if (p.device == device_kind::cuda && lacks_wgmma_kernels(p.engine, chip.architecture))
+        share *= prefill_share_no_wgmma;
+    // Attention: each token attends to the tokens before it (prompt / 2 on average; a sliding-window
+    // layer to at most its window): QK^T and PV, 2 FLOPs each per head dimension.
+    double attention = 0;
+    for (const auto& l : m.layers) {
+        if (!l.has_kv() || l.attn_linear) continue;
+        const std::uint64_t seen = l.n_swa ? std::min<std::uint64_t>(prompt / 2, l.n_swa) : prompt / 2;
+        attention += 2.0 * static_cast<double>(l.n_head) * static_cast<double>(l.head_dim_k + l.head_dim_v) *
+                     static_cast<double>(seen);
+    }
+    const double rate    = share * chip.matmul_flops * std::max(1u, parallel_devices);
+    const double seconds = 2.0 * active / rate + attention * slowdown / rate;
+    return seconds > 0 ? 1.0 / seconds : 0;
+}
+
+chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
+    chip_rates c;
+    c.efficiency   = decode_bandwidth_efficiency(e, memory_class_of(d, where));
+    c.architecture = d.architecture;
+    if (where == device_kind::cpu) {
+        const auto bw =
+            d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
+        c.bandwidth_bytes_per_s = bw ? static_cast<double>(*bw) : 0.0;
+        c.fp32_flops            = detail::cpu_peak_flops(d);
+        c.matmul_flops          = c.fp32_flops;
+        return c;
+    }
+    c.bandwidth_bytes_per_s = d.memory_bandwidth_bytes_per_s ? static_cast<double>(*d.memory_bandwidth_bytes_per_s) : 0;
+    c.fp32_flops            = d.fp32_flops.value_or(0);
+    if (where == device_kind::metal) // no separate FP16 matrix rate on Apple GPUs
+        c.matmul_flops = d.fp32_flops ? *d.fp32_flops : d.fp16_flops.value_or(0);
+    else if (e == engine_kind::llama_cpp) // FP16 accumulate (see prefill_share_llamacpp_*)
+        c.matmul_flops = d.fp16_fp16acc_flops ? *d.fp16_fp16acc_flops
+                         : d.fp16_flops       ? *d.fp16_flops
+                                              : d.fp32_flops.value_or(0);
+    else
+        c.matmul_flops = d.fp16_flops ? *d.fp16_flops : d.fp32_flops.value_or(0);
+    return c;
 }
 
 double generation_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
                                const device_spec& d, std::uint64_t prompt, std::uint64_t output) {
-    if (!d.memory_bandwidth_bytes_per_s || output == 0) return 0;
-    const double efficiency = d.kind == hardware_kind::cpu ? decode_efficiency_cpu : decode_efficiency_gpu;
-    const auto step =
-        decode_step(m, e, p, static_cast<double>(*d.memory_bandwidth_bytes_per_s), efficiency, 1, prompt + output / 2);
-    const double flops     = d.fp16_flops ? *d.fp16_flops : d.fp32_flops.value_or(0);
-    const double prefill   = prefill_tokens_per_s(count_params(m).active, flops, 1);
+    const chip_rates chip = chip_of(d, p.engine, p.device);
+    if (chip.bandwidth_bytes_per_s <= 0 || output == 0) return 0;
+    const auto step        = decode_step(m, e, p, chip, 1, prompt + output / 2);
+    const double prefill   = prompt > 0 ? prefill_tokens_per_s(m, p, chip, 1, prompt) : 0.0;
     const double prefill_s = prefill > 0 ? static_cast<double>(prompt) / prefill : 0.0;
     const double seconds   = prefill_s + static_cast<double>(output) * step.seconds;
     return seconds > 0
@@ -139,18 +359,23 @@ double generation_tokens_per_s(const model_desc& m, const inference_estimate& e,
                : 0;
 }
 
-double offload_decode_tokens_per_s(const inference_estimate& e, const inference_params& p, double gpu_bw,
-                                   double host_bw) {
+double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                                   const chip_rates& gpu, double host_bw) {
+    // MoE: a token reads only its routed experts, on the CPU side as on the GPU side.
+    const double share = moe_read_share(m);
     double gpu_s = 0, host_s = 0;
     for (const auto& dev : e.devices) {
         if (dev.kind == device_kind::cpu) {
             const double w = static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes);
-            host_s += (std::max(0.0, w) + static_cast<double>(dev.parts.kv_cache)) / (decode_efficiency_cpu * host_bw);
+            host_s += (std::max(0.0, w) * share + static_cast<double>(dev.parts.kv_cache)) /
+                      (decode_efficiency_cpu * host_bw);
         } else {
-            gpu_s += static_cast<double>(dev.parts.weights + dev.parts.kv_cache) / (decode_efficiency_gpu * gpu_bw);
+            gpu_s += (static_cast<double>(dev.parts.weights) * share + static_cast<double>(dev.parts.kv_cache)) /
+                     (gpu.efficiency * gpu.bandwidth_bytes_per_s);
         }
     }
-    const double step = gpu_s + host_s;
+    const step_overhead o = decode_overhead(p.engine, device_kind::cuda);
+    const double step     = gpu_s + host_s + static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
     return step > 0 ? static_cast<double>(p.batch) / step : 0;
 }
 

@@ -7,6 +7,10 @@ namespace {
 nlohmann::json or_null(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
+/// A speed the plan could not compute (bandwidth or compute rate unknown) is null, never 0.
+nlohmann::json speed_or_null(double v) {
+    return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 } // namespace
 
@@ -19,23 +23,23 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         for (const auto& [engine, line] : c.launch)
             launch[engine] = line;
         cands.push_back({
-            {"hardware",                    c.hardware                            },
-            {"kind",                        c.kind                                },
-            {"count",                       c.count                               },
-            {"fits",                        c.fits                                },
-            {"headroom_bytes",              c.headroom_bytes                      },
-            {"decode_tokens_per_s",         c.decode_tokens_per_s                 },
-            {"prefill_tokens_per_s",        c.prefill_tokens_per_s                },
-            {"cost_per_hour_usd",           or_null(c.cost_per_hour_usd)          },
-            {"cost_per_million_tokens_usd", or_null(c.cost_per_million_tokens_usd)},
-            {"reasons",                     c.reasons                             },
-            {"launch",                      launch                                },
+            {"hardware",                    c.hardware                                                              },
+            {"kind",                        c.kind                                                                  },
+            {"count",                       c.count                                                                 },
+            {"fits",                        c.fits                                                                  },
+            {"headroom_bytes",              c.headroom_bytes                                                        },
+            {"decode_tokens_per_s",         speed_or_null(c.decode_tokens_per_s)                                    },
+            {"prefill_tokens_per_s",        speed_or_null(c.prefill_tokens_per_s)                                   },
+            {"cost_per_hour_usd",           or_null(c.cost_per_hour_usd)                                            },
+            {"cost_per_million_tokens_usd", or_null(c.cost_per_million_tokens_usd)                                  },
+            {"reasons",                     c.reasons                                                               },
+            {"launch",                      launch                                                                  },
  // extra fields (not in the contract)
-            {"nodes",                       c.nodes                               },
-            {"runs_on",                     c.runs_on                             },
-            {"ttft_s",                      c.ttft_s                              },
-            {"meets_speed",                 c.meets_speed                         },
-            {"power_w",                     or_null(c.power_w)                    },
+            {"nodes",                       c.nodes                                                                 },
+            {"runs_on",                     c.runs_on                                                               },
+            {"ttft_s",                      c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json()},
+            {"meets_speed",                 c.meets_speed                                                           },
+            {"power_w",                     or_null(c.power_w)                                                      },
         });
     }
     if (p.recommendation)

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <string>
+#include <unistd.h>
 
 namespace llmplan {
 namespace {
@@ -194,6 +196,44 @@ TEST(detect, measured_bandwidth_stands_in_when_the_cpu_is_unknown) {
     const auto d                = to_device_spec(m);
     ASSERT_TRUE(d.host_memory_bandwidth_bytes_per_s.has_value());
     EXPECT_EQ(*d.host_memory_bandwidth_bytes_per_s, 20'000'000'000ull);
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+// The bandwidth cache (src/hardware/bandwidth_cache.cpp): written whole, read back only for the
+// machine it was measured on, refused when implausible or corrupt.
+TEST(detect, bandwidth_cache_round_trip_and_refusals) {
+    const auto dir = std::filesystem::temp_directory_path() / "llmplan_bw_cache_test";
+    std::filesystem::remove_all(dir);
+    detect_options o;
+    o.cache_dir     = dir.string();
+    const auto path = bandwidth_cache_path(o);
+    EXPECT_EQ(path, (dir / "memory-bandwidth.txt").string());
+
+    local_machine m;
+    m.cpu.model       = "AMD Ryzen 9 7950X 16-Core Processor";
+    m.cpu.threads     = 32;
+    m.ram.total_bytes = 64ull << 30;
+    const auto key    = bandwidth_cache_key(m);
+    EXPECT_FALSE(read_cached_bandwidth(path, key)); // nothing there yet
+    ASSERT_TRUE(write_cached_bandwidth(path, key, 62'000'000'000ull));
+    EXPECT_EQ(read_cached_bandwidth(path, key), 62'000'000'000ull);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(::getpid()))); // renamed away
+
+    local_machine upgraded   = m; // more RAM: another machine, measure again
+    upgraded.ram.total_bytes = 128ull << 30;
+    EXPECT_FALSE(read_cached_bandwidth(path, bandwidth_cache_key(upgraded)));
+
+    // More than 100 TB/s (an HBM3e GPU reads 8 TB/s): no memory system, a corrupt file.
+    ASSERT_TRUE(write_cached_bandwidth(path, key, 200'000'000'000'000ull));
+    EXPECT_FALSE(read_cached_bandwidth(path, key));
+    std::ofstream(path) << "machine=" << key << "\nread_bytes_per_s=12abc\n";
+    EXPECT_FALSE(read_cached_bandwidth(path, key));
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace
