@@ -4,6 +4,7 @@
 #include "llmplan/document.h"
 #include "llmplan/options.h"
 #include "llmplan/request.h"
+#include "serve.h"
 
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
         p.kind  = c;
         add_command(app, p);
     }
+    llmplan::web::add_serve_command(app); // apps/web: runs the server from its callback
     try {
         app.parse(argc, argv);
         for (const auto& p : commands)

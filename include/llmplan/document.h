@@ -61,11 +61,11 @@ struct fit_document {
 
 struct hardware_document {
     hardware_request::mode what = hardware_request::mode::local;
-    local_machine machine; ///< local
-    device_spec local;     ///< local: this machine as a catalog row
+    local_machine machine;  ///< local
+    device_spec local;      ///< local: this machine as a catalog row
+    std::string cache_file; ///< local: where the measured bandwidth is cached
     std::vector<device_spec> rows;
     std::size_t catalog_size = 0;
-    std::string bandwidth_cache_file; ///< local: where the measured bandwidth is cached
 };
 
 using document =

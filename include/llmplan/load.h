@@ -28,7 +28,17 @@ struct load_options {
     /// The web API never reads a path its caller gave (MODEL, --from, --hardware-file): only catalog
     /// ids and Hub names. The CLI allows paths (it runs as the user who typed them).
     bool allow_paths = true;
+    /// A model already parsed from bytes a caller sent (the web page's dropped file, load_bytes.h):
+    /// when set, it is the MODEL, whatever `spec` says, and nothing is read.
+    const model_desc* uploaded = nullptr;
 };
+
+/// The web API's sources: no paths; Hub reads as by default.
+inline load_options api_sources() {
+    load_options o;
+    o.allow_paths = false;
+    return o;
+}
 
 /// A catalog id ("Qwen/Qwen2.5-7B-Instruct", case-insensitive, or an alias "qwen2.5-7b"), a path to
 /// config.json or to a directory holding it (with safetensors headers read when present), a

@@ -67,8 +67,8 @@ struct hardware_request {
     mode what = mode::local;
     std::string filter; ///< list: words every name must contain
     std::string name;   ///< show
-    bool probe = false; ///< local: measure the bandwidth again (hardware.h's bandwidth cache)
     std::string hardware_file;
+    bool probe = false; ///< local: measure the bandwidth again (bandwidth_cache_mode::refresh)
 };
 
 using request_body =

@@ -32,7 +32,7 @@ json hardware_json(const hardware_document& d) {
     if (d.what == hardware_request::mode::local) {
         auto j                           = local_machine_to_json(d.machine, d.local);
         j["ram"]["measured_read_cached"] = d.machine.bandwidth_from_cache;
-        j["ram"]["bandwidth_cache_file"] = d.bandwidth_cache_file;
+        j["ram"]["bandwidth_cache_file"] = d.cache_file;
         return j;
     }
     if (d.what == hardware_request::mode::show)

@@ -30,8 +30,8 @@ constexpr std::array rows = {
     option_spec{id::filter, "filter", k::text, "", "", "words every listed name must contain (e.g. h100, aws, apple); implies list", H, 0},
     option_spec{id::name, "name", k::text, "", "this machine", "catalog hardware name (see `llmplan hardware list`)", F, F},
     option_spec{id::name, "name", k::text, "", "", "one catalog row by name, e.g. 'H100 SXM 80GB', rtx-4090, g5.xlarge", H, 0},
-    option_spec{id::probe, "probe", k::flag, "", "", "measure this machine's memory bandwidth again and cache it", H, 0},
     option_spec{id::list, "list", k::flag, "", "", "list the catalog (GPUs, CPUs, machines, cloud instances)", H, 0},
+    option_spec{id::probe, "probe", k::flag, "", "", "measure this machine's RAM bandwidth again and cache it", H, 0},
 
     option_spec{id::task, "task", k::choice, "infer train", "infer", "run the model or train it", E | P, 0},
     option_spec{id::engine, "engine", k::choice, "llama.cpp vllm transformers", "llama.cpp for GGUF, else transformers", "inference engine", E | P, 0, t::infer},

@@ -451,7 +451,8 @@ result<request> parse_request(command_kind command, const option_values& options
         if (auto s = check_task(spec, task); !s) return s.error();
         auto v = parse_value(spec, text);
         if (!v) return v.error();
-        const bool names_source = spec.id == id::model || spec.id == id::from;
+        // A model sent as bytes (load_options::uploaded) is named by its file name: no path is read.
+        const bool names_source = (spec.id == id::model && !sources.uploaded) || spec.id == id::from;
         if (names_source && !sources.allow_paths && looks_like_path(v->text))
             return bad(spec, fmt::format("\"{}\" is a file-system path; expected a catalog id or a hub name "
                                          "(hf:ORG/NAME, ms:ORG/NAME)",

@@ -136,13 +136,12 @@ result<hardware_document> run_hardware(const hardware_request& q) {
     d.catalog_size = cat->size();
     switch (q.what) {
     case hardware_request::mode::local: {
-        detect_options o;
-        if (q.probe) o.bandwidth_cache = bandwidth_cache_mode::refresh;
-        d.machine              = detect_local_hardware(o);
-        d.local                = to_device_spec(d.machine, *cat);
-        d.bandwidth_cache_file = bandwidth_cache_path(o);
-        break;
-    }
+        detect_options opts;
+        if (q.probe) opts.bandwidth_cache = bandwidth_cache_mode::refresh;
+        d.machine    = detect_local_hardware(opts);
+        d.cache_file = bandwidth_cache_path(opts);
+        d.local      = to_device_spec(d.machine, *cat);
+    } break;
     case hardware_request::mode::list:
         for (const auto* row : cat->filter(q.filter.empty() ? q.filter : q.filter + " "))
             d.rows.push_back(*row);

@@ -113,6 +113,7 @@ result<model_desc> with_origin(result<model_desc> m, std::string kind, std::stri
 } // namespace
 
 result<model_desc> load_model(std::string_view spec, const load_options& options) {
+    if (options.uploaded) return *options.uploaded;
     if (spec.empty()) return make_error(error_code::bad_value, "empty MODEL; expected a catalog id or a path", "MODEL");
     std::error_code ec;
     const fs::path p(spec);

@@ -107,7 +107,7 @@ std::string fit_text(const fit_hardware_result& r) {
 }
 
 std::string hardware_text(const hardware_document& d) {
-    if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local, d.bandwidth_cache_file);
+    if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local, d.cache_file);
     std::string s = catalog_table(d.rows);
     if (d.what == hardware_request::mode::list)
         return s + fmt::format("{} of {} rows; figures and sources: data/hardware/SOURCES.md\n", d.rows.size(),

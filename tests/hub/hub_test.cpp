@@ -258,6 +258,20 @@ TEST(Hub, NetworkDownAndOfflineWithNothingCached) {
     ::unsetenv("HF_HUB_OFFLINE");
 }
 
+// A bare ORG/NAME found nowhere (offline, nothing cached) gets the catalog's "did you mean"
+// (suggest.h): another organisation's copy of a catalog model.
+TEST(Hub, OfflineNameFoundNowhereGetsSuggestions) {
+    fresh_environment();
+    auto o    = quick();
+    o.offline = true;
+    auto m    = load_model("unsloth/Qwen3-8B", o);
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().message.find("did you mean Qwen/Qwen3-8B"), std::string::npos) << m.error().what();
+    m = load_model("hf:unsloth/Qwen3-8B", o); // an explicit Hub name is not second-guessed
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().message.find("did you mean"), std::string::npos) << m.error().what();
+}
+
 /// A Hugging Face cache entry as huggingface_hub writes it (hub-api.md §4): blobs, refs/main,
 /// snapshots/<commit>/<file> as relative symlinks to the blobs.
 void write_hf_cache(const fs::path& hub, const std::string& folder, const std::string& file, const fs::path& source) {

@@ -1,0 +1,123 @@
+// The API of `llmplan serve`: checks that no request names a file, then asks the library.
+#include "api_routes.h"
+
+#include "llmplan/api.h"
+#include "llmplan/load.h"
+#include "llmplan/load_bytes.h"
+#include "llmplan/sweep.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace llmplan::web {
+namespace {
+
+// The library's commands (the CLI's), and the two the page's charts and "why" panel add.
+constexpr std::array<std::string_view, 8> commands{"inspect", "estimate", "plan",  "fit",
+                                                   "models",  "hardware", "sweep", "why"};
+// Commands a POSTed model (a config.json or a GGUF header as the body) can answer.
+constexpr std::array<std::string_view, 5> upload_commands{"inspect", "estimate", "plan", "sweep", "why"};
+// Options whose value is a model: over the API a catalog id only, never a path or a download.
+constexpr std::array<std::string_view, 2> model_options{"model", "from"};
+// Options that name a file on the server's disk: refused over the API.
+constexpr std::array<std::string_view, 1> file_options{"hardware-file"};
+// Options of the request itself (the uploaded file's name and size), not of the command.
+constexpr std::array<std::string_view, 2> upload_options{"file-name", "file-size"};
+
+template <std::size_t N> bool in(const std::array<std::string_view, N>& a, std::string_view s) {
+    return std::find(a.begin(), a.end(), s) != a.end();
+}
+
+// Refuses what would make the server read a file or the network; nullopt when the query is fine.
+std::optional<std::string> refuse(const query& q, bool uploaded) {
+    for (const auto& [k, v] : q) {
+        if (in(file_options, k))
+            return fmt::format("{}: names a file on the server; the API never reads a file-system path", k);
+        if (in(upload_options, k) && !uploaded) return fmt::format("{}: only with a POSTed model", k);
+        if (!in(model_options, k)) continue;
+        if (uploaded && k == "model") return std::string("model: not with a POSTed model (the body is the model)");
+        if (!find_in_catalog(v))
+            return fmt::format("{}: \"{}\"; expected a catalog id (see /api/models); the API never reads a "
+                               "file-system path or the network",
+                               k, v);
+    }
+    return std::nullopt;
+}
+
+api_reply from(api_response r) {
+    return {r.status, std::move(r.body)};
+}
+
+api_reply ask(std::string_view command, const query& q) {
+    if (command == "sweep") return from(sweep(q));
+    if (command == "why") return from(why(q));
+    return from(answer(command, q));
+}
+
+// The uploaded file's name for messages and launch lines: its last path component, printable ASCII.
+std::string clean_name(std::string_view name) {
+    if (const auto slash = name.find_last_of("/\\"); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    std::string out;
+    for (const char c : name)
+        if (c > ' ' && c < 127 && c != '"') out += c;
+    return out.empty() ? std::string("upload") : out.substr(0, 200);
+}
+
+// The commands with a model held in memory: MODEL names the file (for messages); load_model returns
+// the uploaded description (load.h, load_options::uploaded) without reading anything.
+api_reply ask_with_model(std::string_view command, query q, const std::string& name, const model_desc& m) {
+    q.emplace_back("model", name);
+    load_options uploaded;
+    uploaded.allow_paths = false;
+    uploaded.uploaded    = &m;
+    if (command == "sweep") return from(sweep(q, uploaded));
+    if (command == "why") return from(why(q, uploaded));
+    return from(answer(command, q, uploaded));
+}
+
+} // namespace
+
+std::string error_body(std::string_view message) {
+    return nlohmann::json{
+        {"error", message}
+    }
+        .dump();
+}
+
+bool is_api_command(std::string_view command) {
+    return in(commands, command);
+}
+
+api_reply answer_get(std::string_view command, const query& q) {
+    if (auto why_not = refuse(q, false)) return {400, error_body(*why_not)};
+    return ask(command, q);
+}
+
+api_reply answer_post(std::string_view command, const query& q, std::string_view body) {
+    if (!in(upload_commands, command))
+        return {400, error_body(fmt::format("POST /api/{}: a model body is taken by inspect, estimate, plan, sweep "
+                                            "and why",
+                                            command))};
+    if (auto why_not = refuse(q, true)) return {400, error_body(*why_not)};
+    std::string name        = "upload";
+    std::uint64_t file_size = 0;
+    query rest;
+    for (const auto& [k, v] : q) {
+        if (k == "file-name")
+            name = clean_name(v);
+        else if (k == "file-size") {
+            const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), file_size);
+            if (ec != std::errc{} || p != v.data() + v.size())
+                return {400, error_body(fmt::format("file-size: \"{}\"; expected a number of bytes", v))};
+        } else
+            rest.emplace_back(k, v);
+    }
+    auto m = load_model_bytes(body, name, file_size);
+    if (!m) return {400, error_body(m.error().what())};
+    return ask_with_model(command, std::move(rest), name, *m);
+}
+
+} // namespace llmplan::web

@@ -1,0 +1,376 @@
+// llmplan's page: controls -> the library's API -> what it answered, drawn. This file computes no
+// byte and no token/s: every figure shown is a number an /api/ answer holds, formatted for the locale.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const PARTS = ["weights", "kv_cache", "compute", "activations", "gradients", "optimizer", "master_weights",
+                 "adapters", "overhead"];
+  const PART_KEY = { weights: "weights_part", optimizer: "optimizer_part" };
+  const GROUPS = ["laptop", "desktop", "apple", "cpu", "cloud"];
+  const LOCALES = { en: "en", ar: "ar", zh: "zh-CN" };
+  const GIB = 1024 ** 3; // a unit for display, as the CLI prints GiB
+  const UPLOAD_MAX = 16 * 1024 * 1024; // the server's body cap (llmplan/load_bytes.h, max_model_bytes)
+
+  const state = { model: "qwen2.5-7b-instruct", upload: null, task: "infer", lang: "en", over: "ctx", machine: "" };
+  let models = [];
+  let hardware = {};
+  let last = { estimate: null, why: null, plan: null, sweep: null };
+  let inflight = null;
+  let charts = [];
+  let updates = 0; // completed updates, in body[data-done] (the browser test waits on it)
+
+  // ------------------------------------------------------------------ words and numbers
+  const t = (key) => (I18N[state.lang] && I18N[state.lang][key]) || I18N.en[key] || key;
+  const locale = () => LOCALES[state.lang] || "en";
+  const num = (x, digits) => x === null || x === undefined ? "–"
+    : new Intl.NumberFormat(locale(), { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(x);
+  const gib = (bytes) => `${num(bytes / GIB, 2)} ${t("gib")}`;
+  const usd = (x, digits) => x === null || x === undefined ? "–"
+    : new Intl.NumberFormat(locale(), { style: "currency", currency: "USD", maximumFractionDigits: digits }).format(x);
+  const el = (tag, attrs = {}, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") e.className = v; else if (k.startsWith("data-")) e.setAttribute(k, v); else e[k] = v;
+    }
+    for (const k of kids) e.append(k);
+    return e;
+  };
+
+  function applyLanguage() {
+    document.documentElement.lang = state.lang;
+    document.documentElement.dir = state.lang === "ar" ? "rtl" : "ltr";
+    for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+    $("lang").value = state.lang;
+  }
+
+  // ------------------------------------------------------------------ controls <-> options <-> URL
+  const panel = () => $(state.task === "train" ? "train-controls" : "infer-controls");
+  const sliderValue = (input) => String(2 ** Number(input.value)); // the slider moves over powers of two
+
+  function options() {
+    const o = [];
+    if (state.task === "train") o.push(["task", "train"]);
+    for (const input of panel().querySelectorAll("[data-opt]")) {
+      const v = input.dataset.log2 ? sliderValue(input) : input.value;
+      if (v !== "") o.push([input.dataset.opt, v]);
+    }
+    return o;
+  }
+
+  function showSliders() {
+    for (const input of document.querySelectorAll("input[data-log2]"))
+      $(`${input.id}-out`).textContent = num(Number(sliderValue(input)), 0);
+  }
+
+  function writeUrl() {
+    const q = new URLSearchParams();
+    if (!state.upload) q.set("model", state.model);
+    q.set("task", state.task);
+    for (const [k, v] of options()) if (k !== "task") q.set(k, v);
+    q.set("over", state.over);
+    if (state.machine) q.set("machine", state.machine);
+    q.set("lang", state.lang);
+    history.replaceState(null, "", `?${q}`);
+  }
+
+  function readUrl() {
+    const q = new URLSearchParams(location.search);
+    if (q.get("model")) state.model = q.get("model");
+    if (q.get("task") === "train") state.task = "train";
+    if (q.get("over")) state.over = q.get("over");
+    if (q.get("machine")) state.machine = q.get("machine");
+    const browser = (navigator.languages || [navigator.language]).map((l) => l.slice(0, 2));
+    state.lang = q.get("lang") || browser.find((l) => I18N[l]) || "en";
+    if (!I18N[state.lang]) state.lang = "en";
+    for (const input of (state.task === "train" ? $("train-controls") : $("infer-controls")).querySelectorAll("[data-opt]")) {
+      const v = q.get(input.dataset.opt);
+      if (v === null) continue;
+      input.value = input.dataset.log2 ? String(Math.round(Math.log2(Number(v)))) : v;
+    }
+  }
+
+  // ------------------------------------------------------------------ the API
+  async function api(command, opts, signal) {
+    const q = new URLSearchParams(opts);
+    let res;
+    if (state.upload && command !== "models" && command !== "hardware") {
+      q.set("file-name", state.upload.name);
+      q.set("file-size", String(state.upload.size));
+      res = await fetch(`api/${command}?${q}`, { method: "POST", body: state.upload.bytes, signal });
+    } else {
+      if (command !== "models" && command !== "hardware") q.set("model", state.model);
+      res = await fetch(`api/${command}?${q}`, { signal });
+    }
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+    return body;
+  }
+
+  async function update() {
+    if (inflight) inflight.abort();
+    const ctl = new AbortController();
+    inflight = ctl;
+    document.body.dataset.busy = "1";
+    showSliders();
+    writeUrl();
+    const opts = options();
+    try {
+      const [estimate, why, plan] = await Promise.all([api("estimate", opts, ctl.signal), api("why", opts, ctl.signal),
+                                                       api("plan", opts, ctl.signal)]);
+      if (ctl.signal.aborted) return; // a newer update owns the page
+      const machine = state.machine || (plan.recommendation && plan.recommendation.hardware) || "";
+      const sopts = opts.concat([["over", overOption()]]);
+      if (machine) sopts.push(["hardware", machine]);
+      const sweep = await api("sweep", sopts, ctl.signal);
+      if (ctl.signal.aborted) return;
+      last = { estimate, why, plan, sweep };
+      $("error").hidden = true;
+      fillMachines(plan);
+      render();
+    } catch (e) {
+      if (e.name === "AbortError") return;
+      $("error").textContent = e.message;
+      $("error").hidden = false;
+    }
+    if (inflight === ctl) {
+      inflight = null;
+      document.body.dataset.busy = "0";
+      document.body.dataset.done = String(++updates);
+    }
+  }
+  // Training sweeps its own options: sequence length and micro-batch.
+  const overOption = () => state.task === "train" ? (state.over === "batch" ? "micro-batch" : "seq") : state.over;
+
+  // ------------------------------------------------------------------ drawing
+  function render() {
+    applyLanguage();
+    showSliders();
+    $("model-chosen").textContent = state.upload ? `${t("uploaded")}: ${state.upload.name}` : (last.estimate ? last.estimate.model.id : state.model);
+    if (!last.estimate) return;
+    renderMemory();
+    renderChart();
+    renderMachines();
+    renderWhy();
+  }
+
+  function renderMemory() {
+    const cap = last.sweep ? last.sweep.capacity_bytes : null;
+    const bars = $("bars");
+    bars.replaceChildren();
+    for (const d of last.estimate.devices) {
+      const scale = Math.max(d.total_bytes, cap || 0); // drawing scale only
+      const bar = el("div", { class: "bar" });
+      for (const p of PARTS) {
+        const b = d.parts[p];
+        if (!b || b <= 0) continue;
+        bar.append(el("span", { class: `seg part-${p}`, title: `${t(PART_KEY[p] || p)}: ${gib(b)}`, "data-part": p,
+                                "data-bytes": String(b) }));
+        bar.lastChild.style.width = `${(100 * b) / scale}%`;
+      }
+      if (cap) {
+        const line = el("span", { class: "cap", title: `${t("capacity")}: ${gib(cap)}` });
+        line.style.insetInlineStart = `${(100 * cap) / scale}%`;
+        bar.append(line);
+      }
+      bars.append(el("div", { class: "device" },
+        el("div", { class: "device-head" }, el("b", {}, d.device), " ",
+           el("span", { class: "device-total", "data-device": d.device, "data-bytes": String(d.total_bytes) }, gib(d.total_bytes)),
+           cap ? el("span", { class: "muted" }, ` / ${t("capacity")} ${gib(cap)} (${last.sweep.hardware})`) : ""),
+        bar));
+    }
+    $("legend").replaceChildren(...PARTS.map((p) => el("span", { class: "key" }, el("i", { class: `part-${p}` }), t(PART_KEY[p] || p))));
+    $("summary").replaceChildren(el("span", {}, `${t("total")}: `),
+      ...last.estimate.devices.map((d) => el("b", {}, `${d.device} ${gib(d.total_bytes)}  `)));
+  }
+
+  function renderChart() {
+    for (const c of charts) c.destroy();
+    charts = [];
+    const s = last.sweep;
+    if (!s || typeof uPlot === "undefined") return;
+    const width = Math.max(320, $("chart").clientWidth || 640);
+    const series = [{ label: t(state.over === "batch" ? "batch" : "ctx"), value: (u, v) => num(v, 0) }];
+    const data = [s.values];
+    const colors = ["#2563eb", "#16a34a", "#9333ea", "#ea580c"];
+    s.devices.forEach((d, i) => {
+      series.push({ label: d.device, stroke: colors[i % colors.length], width: 2, value: (u, v) => v === null ? "–" : gib(v) });
+      data.push(d.total_bytes);
+    });
+    if (s.capacity_bytes) {
+      series.push({ label: `${t("capacity")} ${s.hardware}`, stroke: "#dc2626", dash: [6, 4], width: 2, value: (u, v) => gib(v) });
+      data.push(s.values.map(() => s.capacity_bytes));
+    }
+    const axes = [{ values: (u, vals) => vals.map((v) => num(v, 0)) }, { size: 70, values: (u, vals) => vals.map((v) => gib(v)) }];
+    charts.push(new uPlot({ width, height: 260, series, axes, scales: { x: { distr: 3, log: 2 } } }, data, $("chart")));
+    const speed = state.task === "train" ? s.train_tokens_per_s : s.decode_tokens_per_s;
+    if (speed.some((v) => v !== null)) {
+      charts.push(new uPlot({ title: `${t("speed")}: ${s.hardware}`, width, height: 200,
+        series: [series[0], { label: t(state.task === "train" ? "train_speed" : "decode"), stroke: "#0891b2", width: 2,
+                              value: (u, v) => num(v, 1) }],
+        axes: [axes[0], { size: 70, values: (u, vals) => vals.map((v) => num(v, 1)) }], scales: { x: { distr: 3, log: 2 } } },
+        [s.values, speed], $("speed-chart")));
+    }
+  }
+
+  function groupOf(c) {
+    const h = hardware[c.hardware] || {};
+    const form = String(h.form || "").toLowerCase();
+    if (c.kind === "cloud") return "cloud";
+    if (c.kind === "apple" || form.includes("mac")) return "apple";
+    if (c.kind === "cpu") return "cpu";
+    if (form.includes("laptop")) return "laptop";
+    return "desktop";
+  }
+
+  function fillMachines(plan) {
+    const sel = $("machine");
+    const names = [...new Set(plan.candidates.filter((c) => c.fits).map((c) => c.hardware))];
+    const want = state.machine || (plan.recommendation && plan.recommendation.hardware) || "";
+    sel.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+    if (want && !names.includes(want)) sel.prepend(el("option", { value: want }, want));
+    sel.value = want;
+  }
+
+  function renderMachines() {
+    const plan = last.plan;
+    const r = plan.recommendation;
+    $("recommendation").replaceChildren(r && r.hardware
+      ? el("span", {}, `${t("recommended")}: `, el("b", { id: "recommended" }, `${r.count} × ${r.hardware}`), ` — ${(r.why || []).join("; ")}`)
+      : t("none"));
+    const fitsOnly = $("fits-only").checked;
+    const minSpeed = Number($("min-speed").value || 0);
+    const maxCost = $("max-cost").value === "" ? null : Number($("max-cost").value);
+    const groups = $("groups");
+    groups.replaceChildren();
+    for (const g of GROUPS) {
+      const rows = plan.candidates.filter((c) => groupOf(c) === g && (!fitsOnly || c.fits)
+        && (minSpeed === 0 || (c.decode_tokens_per_s !== null && c.decode_tokens_per_s >= minSpeed))
+        && (maxCost === null || (c.cost_per_million_tokens_usd !== null && c.cost_per_million_tokens_usd <= maxCost)));
+      const cols = state.task === "train"
+        ? [["train_speed", (c) => num(c.train_tokens_per_s, 0)], ["run_hours", (c) => num(c.run_hours, 1)],
+           ["run_cost", (c) => usd(c.run_cost_usd, 2)], ["per_hour", (c) => usd(c.cost_per_hour_usd, 2)]]
+        : [["decode", (c) => num(c.decode_tokens_per_s, 1)],
+           ["ttft", (c) => (c.ttft_s === null || c.ttft_s === undefined ? "–" : `${num(c.ttft_s, 2)} ${t("seconds")}`)],
+           ["cost", (c) => usd(c.cost_per_million_tokens_usd, 3)], ["per_hour", (c) => usd(c.cost_per_hour_usd, 2)]];
+      const table = el("table", { class: "machines" }, el("thead", {}, el("tr", {},
+        el("th", {}, t("machine")), ...cols.map(([k]) => el("th", {}, t(k))))));
+      const body = el("tbody");
+      for (const c of rows.slice(0, 8))
+        body.append(el("tr", { class: c.fits ? "fits" : "nofit" },
+          el("td", {}, `${c.count > 1 ? `${c.count} × ` : ""}${c.hardware}`), ...cols.map(([, f]) => el("td", {}, f(c)))));
+      table.append(body);
+      groups.append(el("details", { class: "group", open: rows.length > 0 },
+        el("summary", {}, `${t(`group_${g}`)} (${num(rows.length, 0)})`), rows.length ? table : el("p", {}, t("none"))));
+    }
+    const rec = r && plan.candidates.find((c) => c.hardware === r.hardware && c.count === r.count);
+    const launch = $("launch");
+    launch.replaceChildren();
+    for (const [engine, line] of Object.entries((rec && rec.launch) || {})) {
+      const pre = el("pre", { class: "launch-line" }, line);
+      const btn = el("button", { class: "copy", type: "button" }, t("copy"));
+      btn.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(line); } catch (e) { /* clipboard refused: the line stays selectable */ }
+        btn.textContent = t("copied");
+      });
+      launch.append(el("div", { class: "launch" }, el("b", {}, engine), pre, btn));
+    }
+    if (!launch.children.length) launch.append(el("p", {}, t("none")));
+  }
+
+  function renderWhy() {
+    const w = last.why;
+    const rt = w.rule_of_thumb;
+    $("rule").replaceChildren(`${t("rule")}: `, el("b", { id: "rule-bytes", "data-bytes": String(rt.bytes) }, gib(rt.bytes)),
+      ` (${num(rt.n_params, 0)} × ${num(rt.bits_per_param, 2)} / 8) — ${t("llmplan_says")}: `,
+      el("b", { "data-bytes": String(w.total_bytes) }, gib(w.total_bytes)),
+      ` — ${t("rule_misses")} `, el("b", { "data-bytes": String(w.rule_misses_bytes) }, gib(w.rule_misses_bytes)));
+    const tbody = $("why-table").tBodies[0];
+    tbody.replaceChildren();
+    for (const d of w.devices)
+      for (const p of d.parts)
+        tbody.append(el("tr", {}, el("td", {}, d.device), el("td", {}, t(PART_KEY[p.part] || p.part)),
+          el("td", { "data-bytes": String(p.bytes) }, gib(p.bytes)), el("td", {}, p.formula), el("td", {}, p.source)));
+    $("assumptions").replaceChildren(...w.assumptions.concat(...w.devices.map((d) => d.notes)).map((a) => el("li", {}, a)));
+  }
+
+  // ------------------------------------------------------------------ model search and upload
+  function suggest() {
+    const text = $("model-search").value.trim().toLowerCase();
+    const list = $("model-list");
+    list.replaceChildren();
+    if (!text) { list.hidden = true; return; }
+    const hits = models.filter((m) => m.id.toLowerCase().includes(text) || (m.alias || "").includes(text)).slice(0, 12);
+    for (const m of hits) {
+      const li = el("li", { tabIndex: 0, "data-id": m.id }, m.id);
+      li.addEventListener("click", () => choose(m.id));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(m.id); });
+      list.append(li);
+    }
+    list.hidden = hits.length === 0;
+  }
+  function choose(id) {
+    state.model = id;
+    state.upload = null;
+    $("model-search").value = id;
+    $("model-list").hidden = true;
+    update();
+  }
+
+  async function upload(file) {
+    // Only the header slice of a .gguf is read and sent: its metadata and tensor table come first.
+    const slice = file.name.toLowerCase().endsWith(".gguf") ? file.slice(0, Math.min(file.size, UPLOAD_MAX)) : file;
+    state.upload = { name: file.name, size: file.size, bytes: await slice.arrayBuffer() };
+    update();
+  }
+
+  // ------------------------------------------------------------------ wiring
+  async function start() {
+    readUrl();
+    applyLanguage();
+    $("task-infer").setAttribute("aria-selected", String(state.task === "infer"));
+    $("task-train").setAttribute("aria-selected", String(state.task === "train"));
+    $("infer-controls").hidden = state.task !== "infer";
+    $("train-controls").hidden = state.task !== "train";
+    $("over").value = state.over;
+    $("model-search").value = state.model;
+    for (const input of document.querySelectorAll("[data-opt]")) input.addEventListener("input", update);
+    for (const b of document.querySelectorAll("[data-task]"))
+      b.addEventListener("click", () => {
+        state.task = b.dataset.task;
+        $("task-infer").setAttribute("aria-selected", String(state.task === "infer"));
+        $("task-train").setAttribute("aria-selected", String(state.task === "train"));
+        $("infer-controls").hidden = state.task !== "infer";
+        $("train-controls").hidden = state.task !== "train";
+        update();
+      });
+    $("lang").addEventListener("change", () => { state.lang = $("lang").value; writeUrl(); render(); });
+    $("over").addEventListener("change", () => { state.over = $("over").value; update(); });
+    $("machine").addEventListener("change", () => { state.machine = $("machine").value; update(); });
+    for (const id of ["fits-only", "min-speed", "max-cost"]) $(id).addEventListener("input", () => last.plan && renderMachines());
+    $("model-search").addEventListener("input", suggest);
+    $("model-search").addEventListener("keydown", (e) => {
+      const first = $("model-list").querySelector("li");
+      if (e.key === "Enter" && first) choose(first.dataset.id);
+    });
+    const drop = $("drop");
+    drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+    drop.addEventListener("drop", (e) => {
+      e.preventDefault();
+      drop.classList.remove("over");
+      if (e.dataTransfer.files.length) upload(e.dataTransfer.files[0]);
+    });
+    $("file").addEventListener("change", () => { if ($("file").files.length) upload($("file").files[0]); });
+    window.addEventListener("resize", () => last.sweep && renderChart());
+    try {
+      const [m, h] = await Promise.all([api("models", []), api("hardware", [["list", "1"]])]);
+      models = m.models;
+      for (const row of h.hardware) hardware[row.name] = row;
+    } catch (e) {
+      $("error").textContent = e.message;
+      $("error").hidden = false;
+    }
+    update();
+  }
+  start();
+})();

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Tests of `llmplan serve` over real HTTP: a server on 127.0.0.1 started here, answered byte for byte
+like the CLI's --json, and each security rule of issue 11 (no path as MODEL, body cap 413, malformed
+input 400 with the CLI's message, unknown routes 404, no CORS wildcard, a Content-Security-Policy,
+DNS-rebinding Host refused, the non-loopback warning). Usage: api_test.py LLMPLAN TESTS_DATA_DIR"""
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+LLMPLAN = sys.argv[1] if len(sys.argv) > 1 else "build/llmplan"
+DATA = sys.argv[2] if len(sys.argv) > 2 else "tests/data"
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(DATA)))
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+CONFIG = os.path.join(REPO, "data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json")
+GGUF = os.path.join(DATA, "gguf/llama-2-tiny-random.gguf")
+BODY_CAP = 16 << 20  # llmplan/load_bytes.h: max_model_bytes
+
+
+def start_server(*args):
+    p = subprocess.Popen([LLMPLAN, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    line = p.stdout.readline()
+    m = re.search(r"http://(\S+):(\d+)/", line)
+    if not m:
+        p.kill()
+        raise RuntimeError(f"no address printed: {line!r} {p.stderr.read()!r}")
+    return p, int(m.group(2))
+
+
+def cli(*args):
+    r = subprocess.run([LLMPLAN, *args, "--json"], capture_output=True)
+    return r.returncode, r.stdout, r.stderr.decode().strip()
+
+
+def without_local(text):
+    j = json.loads(text)
+    j["candidates"] = [c for c in j["candidates"] if c["kind"] != "local"]
+    j.pop("cpu_or_gpu", None)
+    return json.dumps(j, indent=1).encode()
+
+
+class Api(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server, cls.port = start_server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        cls.server.wait(10)
+
+    def request(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
+
+    def test_get_equals_cli_bytes_for_every_command(self):
+        cases = [
+            ("inspect", f"model={MODEL}", ["inspect", MODEL]),
+            ("estimate", f"model={MODEL}&ctx=8192&engine=vllm", ["estimate", MODEL, "--ctx", "8192", "--engine", "vllm"]),
+            ("estimate", f"model={MODEL}&task=train&method=qlora", ["estimate", MODEL, "--task", "train", "--method", "qlora"]),
+            ("plan", f"model={MODEL}&hardware=rtx-4090", ["plan", MODEL, "--hardware", "rtx-4090"]),
+            ("fit", "name=rtx-4090", ["fit", "rtx-4090"]),
+            ("models", "", ["models"]),
+            ("hardware", "list=1", ["hardware", "list"]),
+        ]
+        for command, query, args in cases:
+            with self.subTest(command=command, query=query):
+                status, headers, body = self.request("GET", f"/api/{command}?{query}")
+                rc, out, _ = cli(*args)
+                self.assertEqual(rc, 0)
+                self.assertEqual(status, 200)
+                self.assertEqual(headers["content-type"], "application/json")
+                if command == "plan":
+                    # "this machine" is measured at each run (a memory-bandwidth probe): its row differs
+                    # between any two runs, so compare the plan without it, and the rest byte for byte.
+                    body, out = without_local(body), without_local(out)
+                self.assertEqual(body, out)
+
+    def test_bad_option_is_400_with_the_cli_message(self):
+        status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&ctx=lots")
+        rc, _, err = cli("estimate", MODEL, "--ctx", "lots")
+        self.assertEqual((status, rc), (400, 2))
+        self.assertEqual("llmplan: " + json.loads(body)["error"], err)
+
+    def test_path_as_model_is_refused(self):
+        for spec in ["/etc/passwd", "../../data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json", CONFIG, "/tmp"]:
+            with self.subTest(spec=spec):
+                status, _, body = self.request("GET", "/api/estimate?model=" + spec)
+                self.assertEqual(status, 400)
+                self.assertIn("path", json.loads(body)["error"])
+        status, _, body = self.request("GET", f"/api/plan?model={MODEL}&hardware-file=/etc/passwd")
+        self.assertEqual(status, 400)
+        self.assertIn("hardware-file", json.loads(body)["error"])
+
+    def test_unknown_route_is_404(self):
+        for path in ["/api/rm", "/nope.html", "/../etc/passwd", "/api/estimate/x"]:
+            with self.subTest(path=path):
+                status, headers, body = self.request("GET", path)
+                self.assertEqual(status, 404)
+                self.assertIn("error", json.loads(body))
+        status, _, _ = self.request("DELETE", "/api/estimate")
+        self.assertIn(status, (400, 404, 405))
+
+    def test_body_over_the_cap_is_413(self):
+        status, _, _ = self.request("POST", "/api/estimate", body=b"{" + b" " * BODY_CAP + b"}",
+                                    headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 413)
+
+    def test_malformed_json_body_is_400(self):
+        status, _, body = self.request("POST", "/api/estimate?file-name=config.json", body=b'{"n_layer": 4,')
+        self.assertEqual(status, 400)
+        self.assertIn("config.json", json.loads(body)["error"])
+
+    def test_posted_config_equals_cli_on_the_file(self):
+        with open(CONFIG, "rb") as f:
+            config = f.read()
+        status, _, body = self.request("POST", "/api/estimate?file-name=config.json&ctx=2048", body=config)
+        rc, out, _ = cli("estimate", CONFIG, "--ctx", "2048")
+        self.assertEqual((status, rc), (200, 0))
+        got, want = json.loads(body), json.loads(out)
+        self.assertEqual(got["devices"], want["devices"])
+        self.assertEqual(got["model"]["n_params"], want["model"]["n_params"])
+
+    def test_posted_gguf_header_equals_cli_on_the_file(self):
+        with open(GGUF, "rb") as f:
+            data = f.read()
+        status, _, body = self.request("POST", f"/api/estimate?file-name=x.gguf&file-size={len(data)}", body=data)
+        rc, out, _ = cli("estimate", GGUF)
+        self.assertEqual((status, rc), (200, 0))
+        self.assertEqual(json.loads(body)["devices"], json.loads(out)["devices"])
+
+    def test_security_headers(self):
+        status, headers, body = self.request("GET", "/", headers={"Origin": "http://evil.example"})
+        self.assertEqual(status, 200)
+        self.assertIn(b"<title>llmplan</title>", body)
+        self.assertIn("script-src 'self'", headers["content-security-policy"])
+        self.assertEqual(headers["x-content-type-options"], "nosniff")
+        self.assertNotIn("access-control-allow-origin", headers)
+
+    def test_dns_rebinding_host_is_403(self):
+        status, _, _ = self.request("GET", "/api/models", headers={"Host": "evil.example:80"})
+        self.assertEqual(status, 403)
+
+    def test_sweep_and_why_come_from_the_library(self):
+        status, _, body = self.request("GET", f"/api/sweep?model={MODEL}&over=ctx&hardware=rtx-4090")
+        self.assertEqual(status, 200)
+        s = json.loads(body)
+        self.assertEqual(s["values"][0], 256)
+        self.assertEqual(s["capacity_bytes"], 24_000_000_000)  # RTX 4090: 24 GB (data/hardware/gpus.csv)
+        i = s["values"].index(8192)
+        _, out, _ = cli("estimate", MODEL, "--ctx", "8192")
+        self.assertEqual(s["devices"][0]["total_bytes"][i], json.loads(out)["devices"][0]["total_bytes"])
+        status, _, body = self.request("GET", f"/api/why?model={MODEL}")
+        w = json.loads(body)
+        # Qwen2.5-7B: 7,615,616,512 parameters x 16 bits / 8 (bf16) = 15,231,233,024 bytes
+        self.assertEqual(w["rule_of_thumb"]["bytes"], 15231233024)
+        self.assertEqual(w["devices"][0]["parts"][0]["part"], "weights")
+
+
+class Bind(unittest.TestCase):
+    def test_non_loopback_bind_warns(self):
+        p, _ = start_server("--host", "0.0.0.0")
+        p.terminate()
+        _, err = p.communicate(timeout=10)
+        self.assertIn("warning", err)
+        self.assertIn("not loopback", err)
+
+    def test_loopback_bind_is_silent(self):
+        p, _ = start_server()
+        p.terminate()
+        _, err = p.communicate(timeout=10)
+        self.assertEqual(err, "")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
