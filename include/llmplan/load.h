@@ -33,6 +33,13 @@ struct load_options {
     const model_desc* uploaded = nullptr;
 };
 
+/// The web API's sources: no paths; Hub reads as by default.
+inline load_options api_sources() {
+    load_options o;
+    o.allow_paths = false;
+    return o;
+}
+
 /// A catalog id ("Qwen/Qwen2.5-7B-Instruct", case-insensitive, or an alias "qwen2.5-7b"), a path to
 /// config.json or to a directory holding it (with safetensors headers read when present), a
 /// .gguf file (the first part of a split set names the set), `hf:ORG/NAME[@REV][:QUANT]`,

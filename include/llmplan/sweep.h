@@ -21,7 +21,7 @@ using api_options = std::vector<std::pair<std::string, std::string>>;
 ///  "hardware": str|null, "capacity_bytes": int|null, "count": [int|null], "fits": [bool|null],
 ///  "decode_tokens_per_s": [float|null], "prefill_tokens_per_s": [float|null], "ttft_s": [float|null],
 ///  "train_tokens_per_s": [float|null]} (speeds: the plan's row for that machine; null without one)
-api_response sweep(const api_options& options, const load_options& sources = load_options{.allow_paths = false});
+api_response sweep(const api_options& options, const load_options& sources = api_sources());
 
 /// The values a sweep over `over` visits for a model trained to `n_ctx_train` tokens: powers of two
 /// from 256 up to the trained context for ctx and seq, 1 to 256 sequences for batch (vLLM's default
@@ -36,6 +36,6 @@ std::vector<std::uint64_t> sweep_points(std::string_view over, std::uint64_t n_c
 ///  "rule_of_thumb": {"n_params": int, "bits_per_param": float, "bytes": int, "formula": str},
 ///  "total_bytes": int (every device), "rule_misses_bytes": int (total_bytes - the rule's bytes),
 ///  "assumptions": [str]}
-api_response why(const api_options& options, const load_options& sources = load_options{.allow_paths = false});
+api_response why(const api_options& options, const load_options& sources = api_sources());
 
 } // namespace llmplan

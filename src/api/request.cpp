@@ -381,12 +381,12 @@ status apply_hardware(hardware_request& r, const option_spec& o, const value& v)
     case id::list:
         r.what = hardware_request::mode::list;
         break;
-    case id::probe:
-        r.probe = true;
-        break;
     case id::filter:
         r.what = hardware_request::mode::list;
         r.filter += (r.filter.empty() ? "" : " ") + v.text;
+        break;
+    case id::probe:
+        r.probe = true;
         break;
     case id::name:
         r.name = v.text;

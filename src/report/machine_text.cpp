@@ -26,7 +26,7 @@ std::string tflops(const std::optional<double>& f) {
     return f ? fmt::format("{:.0f}", *f / 1e12) : std::string("?");
 }
 
-std::string local_text(const local_machine& m, const device_spec& d) {
+std::string local_text(const local_machine& m, const device_spec& d, const std::string& cache_file) {
     std::string s = fmt::format("This machine ({})\n", m.os.empty() ? "unknown OS" : m.os);
     s += fmt::format("  CPU      {} ({} cores, {} threads; avx2 {}, avx512f {}, amx {})\n",
                      m.cpu.model.empty() ? "unknown" : m.cpu.model, m.cpu.cores, m.cpu.threads, yes(d.avx2),
@@ -34,8 +34,11 @@ std::string local_text(const local_machine& m, const device_spec& d) {
     if (!d.cpu_link.empty())
         s +=
             fmt::format("           catalog: {}, {} DRAM peak\n", d.cpu_link, gbs(d.host_memory_bandwidth_bytes_per_s));
-    s += fmt::format("  RAM      {} total, {} available; reads at {} (measured now)\n", gib(m.ram.total_bytes),
-                     gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s));
+    s += fmt::format("  RAM      {} total, {} available; reads at {} ({})\n", gib(m.ram.total_bytes),
+                     gib(m.ram.available_bytes), gbs(m.measured_read_bytes_per_s),
+                     m.bandwidth_from_cache
+                         ? fmt::format("measured before, cached in {}; --probe measures again", cache_file)
+                         : std::string("measured now"));
     if (m.gpus.empty()) s += "  GPU      none found (CPU only)\n";
     for (const auto& g : m.gpus)
         s += fmt::format("  GPU      {} ({} total, {} used; via {})\n", g.name, gib(g.memory_total_bytes),
@@ -104,7 +107,7 @@ std::string fit_text(const fit_hardware_result& r) {
 }
 
 std::string hardware_text(const hardware_document& d) {
-    if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local);
+    if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local, d.cache_file);
     std::string s = catalog_table(d.rows);
     if (d.what == hardware_request::mode::list)
         return s + fmt::format("{} of {} rows; figures and sources: data/hardware/SOURCES.md\n", d.rows.size(),
