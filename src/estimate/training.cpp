@@ -237,6 +237,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- data-parallel buffers
+    std::uint64_t ds3_flat_tmp = 0; // DeepSpeed ZeRO-3's 16-bit flattened gradient sub-group at the step
     if (N > 1 && p.zero_stage == 0) {
         g.gradients += P * grad_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
         note("DDP keeps a second copy of the gradients in its all-reduce buckets");
@@ -250,9 +251,14 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             // stage3_max_reuse_distance not released: the base's params up to that count.
             const std::uint64_t total_params = full ? full_bytes / dense_b : base_bytes / 2;
             g.weights += std::min(detail::ds_sub_group_elements, total_params) * 2;
-            if (!p.offload_optimizer)
-                // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy.
-                g.gradients += std::min(detail::ds_sub_group_elements, ceil_div(P, N)) * 4;
+            if (!p.offload_optimizer) {
+                // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy
+                // (stage3.py _prepare_fp32_grad_for_sub_group: flatten(averaged_gradients).to(fp32)); the
+                // 16-bit flat that flatten() makes is alive while .to() copies it: a step temporary.
+                const std::uint64_t sub_group = std::min(detail::ds_sub_group_elements, ceil_div(P, N));
+                g.gradients += sub_group * 4;
+                ds3_flat_tmp = sub_group * grad_b;
+            }
         } else {
             // FSDP: the unsharded unit in use (a layer, the embedding or lm_head) plus the next one
             // prefetched (forward/backward_prefetch).
@@ -279,10 +285,12 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     // (stage_1_and_2.py: single_grad_partition ... .to(fp32)), made and freed at each step.
     const bool ds_fp32_grads  = zero_ds && p.zero_stage <= 2 && !p.offload_optimizer && full;
     std::uint64_t step_excess = 0;
-    if (foreach_temps || ds_fp32_grads) {
+    if (foreach_temps || ds_fp32_grads || ds3_flat_tmp > 0) {
         // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
         // activations are freed by then, so only what exceeds them raises the peak.
-        const std::uint64_t step_tmp = foreach_temps ? ceil_div(P * state_b, shard_opt) : ceil_div(P, N) * 4;
+        const std::uint64_t step_tmp = foreach_temps   ? ceil_div(P * state_b, shard_opt)
+                                       : ds_fp32_grads ? ceil_div(P, N) * 4
+                                                       : ds3_flat_tmp;
         if (step_tmp > g.activations) step_excess = step_tmp - g.activations;
         g.optimizer += step_excess;
     }
@@ -351,6 +359,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
     if (foreach_temps) note("torch AdamW (foreach): the step allocates one parameter-sized temporary");
     if (ds_fp32_grads) note("DeepSpeed ZeRO-1/2: the step makes an fp32 copy of this rank's gradient partition");
+    if (ds3_flat_tmp > 0)
+        note("DeepSpeed ZeRO-3: the step flattens each sub-group's 16-bit gradients before its fp32 copy");
     if (!full)
         note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "16-bit") +
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +

@@ -225,7 +225,7 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
     const auto cases = load_cases();
     ASSERT_GE(cases.size(), std::getenv("LLMPLAN_TRAIN_CASES") != nullptr ? 1u : 100u);
     int passed = 0;
-    std::vector<std::string> failed, fixed;
+    std::vector<std::string> failed, fixed, under_plain;
     std::vector<double> abs_err;
     std::map<std::string, band_acc> bands;
     constexpr double gib = 1024.0 * 1024.0 * 1024.0;
@@ -259,9 +259,11 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
         auto e_plain = estimate_training(*m, plain);
         ASSERT_TRUE(e_plain);
         const double predicted_plain = metric_bytes(*e_plain, c.metric);
-        auto& b                      = bands[training_kind(p)];
-        b.low                        = std::min(b.low, c.measured_bytes / predicted_plain - 1.0);
-        b.high                       = std::max(b.high, c.measured_bytes / predicted_plain - 1.0);
+        // What score.py measures (no --trainer): an OOM-side miss of the default trainer must be listed too.
+        if ((predicted_plain - c.measured_bytes) / c.measured_bytes < -0.10 && !listed) under_plain.push_back(c.id);
+        auto& b = bands[training_kind(p)];
+        b.low   = std::min(b.low, c.measured_bytes / predicted_plain - 1.0);
+        b.high  = std::max(b.high, c.measured_bytes / predicted_plain - 1.0);
         ++b.n;
         if (ok) ++passed;
         if (!ok && !listed) failed.push_back(c.id);
@@ -272,6 +274,8 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
                 abs_err.empty() ? 0.0 : abs_err[abs_err.size() / 2] * 100.0);
     for (const auto& id : failed)
         ADD_FAILURE() << id << " misses and is not a listed known miss";
+    for (const auto& id : under_plain)
+        ADD_FAILURE() << id << " is under-estimated by more than 10% with the default trainer and is not listed";
     if (std::getenv("LLMPLAN_TRAIN_CASES") != nullptr) return;
     for (const auto& id : fixed)
         ADD_FAILURE() << id << " now passes: remove it from known_misses()";
