@@ -72,6 +72,10 @@ void add_estimate_options(CLI::App* cmd, estimate_options& o) {
     cmd->add_option("--train-tokens", o.train_tokens,
                     "plan --task train: tokens the run trains on, e.g. 100M, 2B, 5e8 [100M]");
     cmd->add_flag("--json", o.json, "print JSON (../shared/cli-contract.md)");
+    cmd->add_option("--draft", o.draft, "a draft model for speculative decoding, on the same device (MODEL)");
+    cmd->add_option("--mmproj", o.mmproj, "llama.cpp: a multimodal projector GGUF loaded beside the model");
+    cmd->add_option("--image-size", o.image_size, "pixels per side of one image for a VLM's encoder [the config's]");
+    cmd->add_option("--reserve", o.reserve, "memory other processes hold on each device, e.g. 2GiB [0]");
 }
 
 resolved_estimate run_estimate(const estimate_options& o) {
@@ -162,7 +166,23 @@ resolved_estimate run_estimate(const estimate_options& o) {
         if (!b) fail(b.error());
         p.device_memory_bytes = *b;
     }
-    auto e = estimate_inference(r.model, p);
+    if (!o.draft.empty()) {
+        auto d = load_model(o.draft);
+        if (!d) fail(fmt::format("--draft: {}", d.error().what()));
+        p.draft = std::make_shared<const model_desc>(std::move(*d));
+    }
+    if (!o.mmproj.empty()) {
+        auto b = projector_file_bytes(o.mmproj);
+        if (!b) fail(fmt::format("--mmproj: {}", b.error().what()));
+        p.mmproj_bytes = *b;
+    }
+    if (!o.reserve.empty()) {
+        auto b = parse_size_bytes(o.reserve, "--reserve");
+        if (!b) fail(b.error());
+        p.reserve_bytes = *b;
+    }
+    p.image_size = o.image_size;
+    auto e       = estimate_inference(r.model, p);
     if (!e) fail(e.error());
     r.inference = std::move(*e);
     if (!o.memory.empty()) {

@@ -25,6 +25,9 @@ struct estimate_options {
     std::uint32_t lora_rank = 16, zero = 0;
     std::string train_tokens; ///< plan --task train: tokens of the run ("100M", "2B", "5e8") [100M]
     bool json = false;
+    // other residents of the device (README: one budget per device)
+    std::string draft, mmproj, reserve;
+    std::uint32_t image_size = 0;
 };
 
 /// What the library computed for one set of options.

@@ -33,5 +33,7 @@ void add_estimate_command(CLI::App& app);
 void add_hardware_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_fit_command(CLI::App& app);
+/// `llmplan check LOGFILE` (cmd_check.cpp).
+void add_check_command(CLI::App& app);
 
 } // namespace llmplan::cli

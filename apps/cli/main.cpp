@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     llmplan::cli::add_hardware_command(app);
     llmplan::cli::add_plan_command(app);
     llmplan::cli::add_fit_command(app);
+    llmplan::cli::add_check_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -86,6 +86,7 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
                                    : p.engine == engine_kind::vllm    ? estimate_vllm(m, p, *w)
                                                                       : estimate_transformers(m, p, *w);
     if (!r) return r;
+    if (auto s = add_residents(m, p, *r); !s) return s.error();
     // On disk: the files when we read them; else the weights as the asked format stores them.
     r->disk_bytes = m.file_bytes && p.weights.format == weight_format::native ? m.file_bytes : w->bytes;
     return r;
