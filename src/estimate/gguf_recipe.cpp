@@ -216,7 +216,16 @@ dtype fallback(dtype t, std::uint64_t ncols) {
     case dtype::q2_k:
     case dtype::q3_k:
     case dtype::iq4_xs:
+    case dtype::iq2_k: // ik_llama.cpp: its sub-5-bit types fall back to IQ4_NL like mainline's
+    case dtype::iq3_k:
+    case dtype::iq4_k:
         r = dtype::iq4_nl;
+        break;
+    case dtype::iq5_k:
+        r = dtype::q5_0;
+        break;
+    case dtype::iq6_k:
+        r = dtype::q8_0;
         break;
     case dtype::q4_k:
         r = dtype::q5_0;
