@@ -39,6 +39,8 @@ enum class option_id : std::uint8_t {
     ubatch,
     flash_attn,
     gpu_layers,
+    n_cpu_moe,
+    cpu_moe,
     mmap,
     gpu_memory_utilization,
     max_num_seqs,
@@ -79,6 +81,7 @@ enum class option_id : std::uint8_t {
     max_nodes,
     top,
     from,
+    kind,
 };
 
 /// How a value is written.
