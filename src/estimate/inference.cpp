@@ -57,12 +57,16 @@ status validate(const model_desc& m, const inference_params& p) {
         return bad("pipeline stages are modelled for vLLM; llama.cpp and transformers split layers with --gpus",
                    "--pipeline-parallel");
     if (p.engine == engine_kind::vllm && p.pipeline_parallel > 0 && p.gpus % p.pipeline_parallel == 0 &&
-        !tensor_parallel_divides_heads(m, p.gpus / p.pipeline_parallel))
-        return bad(fmt::format("vLLM splits attention heads over {} GPUs (tensor parallel), and {} heads ({} KV) do "
-                               "not divide; use {} GPUs, or --pipeline-parallel",
+        !tensor_parallel_divides_heads(m, p.gpus / p.pipeline_parallel)) {
+        std::string sizes;
+        for (std::uint32_t tp = 1; tp <= std::max<std::uint32_t>(8, p.gpus / p.pipeline_parallel); ++tp)
+            if (tensor_parallel_divides_heads(m, tp)) sizes += (sizes.empty() ? "" : ", ") + std::to_string(tp);
+        return bad(fmt::format("vLLM splits the attention heads over {} GPUs (tensor parallel), and {} heads ({} KV) "
+                               "do not divide; tensor-parallel sizes that do: {} (more GPUs: --pipeline-parallel)",
                                p.gpus / p.pipeline_parallel, m.typical_layer().n_head, m.typical_layer().n_head_kv,
-                               largest_tensor_parallel(m, p.gpus / p.pipeline_parallel)),
+                               sizes),
                    "--gpus");
+    }
     if (p.pipeline_parallel > m.n_layer)
         return bad(fmt::format("{} pipeline stages for {} layers", p.pipeline_parallel, m.n_layer),
                    "--pipeline-parallel");

@@ -3,6 +3,7 @@
 #include "llmplan/units.h"
 #include "plan/detail.h"
 
+#include <algorithm>
 #include <array>
 #include <fmt/format.h>
 
@@ -103,7 +104,10 @@ std::string reason_text(const plan_reason& r) {
                                    *r.usd)
                      : "fits and is fast enough (no price known)";
     case reason_code::fastest:
-        return fmt::format("none of its kind is fast enough; the fastest that fits: {:.1f} tokens/s", r.tokens_per_s);
+        return r.tokens_per_s > 0
+                   ? fmt::format("none of its kind is fast enough; the fastest that fits: {:.1f} tokens/s",
+                                 r.tokens_per_s)
+                   : "none of its kind is known to be fast enough; one that fits (speed unknown)";
     case reason_code::closest:
         return fmt::format("none of its kind fits; the closest: short by {}", gib(r.bytes));
     case reason_code::no_price:
@@ -113,6 +117,12 @@ std::string reason_text(const plan_reason& r) {
 }
 
 namespace detail {
+
+bool has_bf16(const device_spec& d) {
+    // Architectures before compute capability 8.0 (gpus.csv's architecture column).
+    constexpr std::array<std::string_view, 5> fp16_only = {"Kepler", "Maxwell", "Pascal", "Volta", "Turing"};
+    return std::find(fp16_only.begin(), fp16_only.end(), d.architecture) == fp16_only.end();
+}
 
 std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, const plan_options& o) {
     std::vector<kind_answer> out;

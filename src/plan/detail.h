@@ -56,6 +56,11 @@ std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, 
 /// rows whose form is "datacenter..." or "cloud-only". Consumer and workstation cards are not.
 bool is_server_gpu(const device_spec& d);
 
+/// Whether the row's GPU computes in bf16: NVIDIA from Ampere on (compute capability 8.0+, CUDA
+/// programming guide, "Compute Capabilities"); Volta (7.0), Turing (7.5) and Pascal (6.x) have fp16
+/// only. Keyed by the architecture column; other vendors' and unknown architectures count as having it.
+bool has_bf16(const device_spec& d);
+
 /// Physical cores of a CPU row; cloud rows give vCPUs, which are hyper-threads (2 a core).
 double cpu_cores(const device_spec& d);
 /// A CPU row's FP32 peak: its fp32 figure, else cpu_cores x cpu_core_clock_hz x

@@ -48,7 +48,7 @@ std::optional<std::string> ollama_line(const std::string& gguf, const inference_
 /// llama.cpp's --n-cpu-moe N, or --cpu-moe when N covers every layer (common/arg.cpp: both add
 /// overrides of the layers' `ffn_(up|down|gate)_exps` tensors to the CPU buffer, as `-ot exps=CPU`).
 std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
-    if (p.cpu_moe_layers == 0) return {};
+    if (p.cpu_moe_layers == 0 || p.device == device_kind::cpu) return {};
     return p.cpu_moe_layers >= m.n_layer ? " --cpu-moe" : fmt::format(" --n-cpu-moe {}", p.cpu_moe_layers);
 }
 

@@ -78,7 +78,9 @@ std::string answers_text(const plan_result& p) {
         const auto& c = p.candidates[a.index];
         s += fmt::format(
             "  {:<8} {}{}:{}\n", name(a.kind), c.count > 1 ? fmt::format("{} x ", c.count) : "", c.hardware,
-            c.fits ? fmt::format(" {:.1f} tokens/s{}", c.decode_tokens_per_s,
+            c.fits ? fmt::format(" {}{}",
+                                 c.decode_tokens_per_s > 0 ? fmt::format("{:.1f} tokens/s", c.decode_tokens_per_s)
+                                                           : std::string("speed unknown"),
                                  c.cost_per_hour_usd ? fmt::format(", ${:.3f}/h", *c.cost_per_hour_usd) : std::string())
                    : std::string(" does not fit"));
         for (const auto& r : a.why)

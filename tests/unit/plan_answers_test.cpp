@@ -2,8 +2,10 @@
 #include "catalog_fixtures.h"
 #include "llmplan/inference.h"
 #include "llmplan/plan.h"
+#include "llmplan/train_plan.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 namespace llmplan {
@@ -131,6 +133,34 @@ TEST(plan_fit_ways, a_smaller_quant_is_the_estimate_of_that_quant) {
             EXPECT_EQ(f.headroom_bytes, q8.candidates.front().headroom_bytes);
             EXPECT_DOUBLE_EQ(f.decode_tokens_per_s, q8.candidates.front().decode_tokens_per_s);
         }
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(train_launch, a_t4_trains_in_fp16_never_bf16) {
+    // T4 is Turing (compute capability 7.5): no bf16. The plan trains it in fp16 with loss scaling,
+    // and an A100 (Ampere, 8.0) keeps bf16.
+    training_params p;
+    p.method     = train_method::full;
+    const auto m = test::catalog_model("Qwen/Qwen2.5-1.5B");
+    const auto r = make_train_plan(m, p, {&test::hardware_row("T4"), &test::hardware_row("A100 SXM4 80GB")}, 100000000);
+    for (const auto& c : r.candidates) {
+        const bool t4  = c.hardware == "T4";
+        bool said_fp16 = false;
+        for (const auto& why : c.reasons)
+            said_fp16 = said_fp16 || why.find("fp16 mixed precision") != std::string::npos;
+        EXPECT_EQ(said_fp16, t4) << c.hardware;
+        for (const auto& [name, text] : c.launch)
+            if (name == "ds_config.json") {
+                const auto j = nlohmann::json::parse(text);
+                EXPECT_EQ(j["bf16"]["enabled"].get<bool>(), !t4) << c.hardware;
+                EXPECT_EQ(j["fp16"]["enabled"].get<bool>(), t4) << c.hardware;
+            }
+    }
 }
 
 } // namespace
