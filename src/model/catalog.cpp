@@ -21,7 +21,36 @@ namespace {
 
 using detail::lower;
 
+const detail::embedded_file* embedded(std::string_view path);
+
+/// data/models/sources.json: folder -> {repo, path, commit, check} | {shares_config_of, evidence} | {seed}.
+catalog_source source_of(const nlohmann::json& sources, std::string_view folder) {
+    catalog_source s;
+    const auto it = sources.find(std::string(folder));
+    if (it == sources.end() || !it->is_object()) return s;
+    const auto str = [&](const char* k) {
+        return it->contains(k) && (*it)[k].is_string() ? (*it)[k].get<std::string>() : "";
+    };
+    if (it->contains("shares_config_of")) {
+        s.kind     = "sibling";
+        s.origin   = str("shares_config_of");
+        s.evidence = str("evidence");
+    } else if (it->contains("repo")) {
+        s.kind     = "copy";
+        s.origin   = str("repo") + " " + str("path") + " @ " + str("commit");
+        s.evidence = str("check");
+    } else {
+        s.kind     = "seed";
+        s.evidence = str("seed");
+    }
+    return s;
+}
+
 std::vector<catalog_entry> build_catalog() {
+    nlohmann::json sources = nlohmann::json::object();
+    if (const auto* f = embedded("models/sources.json"))
+        sources = nlohmann::json::parse(f->text(), nullptr, /*allow_exceptions=*/false);
+    if (!sources.is_object()) sources = nlohmann::json::object();
     std::vector<catalog_entry> out;
     std::set<std::string, std::less<>> seen;
     constexpr std::string_view prefix = "models/";
@@ -40,6 +69,7 @@ std::vector<catalog_entry> build_catalog() {
         e.id          = std::string(folder.substr(0, sep)) + "/" + std::string(folder.substr(sep + 2));
         e.alias       = lower(folder.substr(sep + 2));
         e.config_path = std::string(prefix) + std::string(folder) + "/config.json";
+        e.source      = source_of(sources, folder);
         out.push_back(std::move(e));
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return lower(a.id) < lower(b.id); });
