@@ -1,7 +1,7 @@
 // `llmplan serve`: the HTTP server for the page and its API (cpp-httplib).
 #pragma once
 
-#include "llmplan/load_bytes.h"
+#include "llmplan/llmplan.h"
 
 #include <chrono>
 #include <cstddef>

@@ -1,6 +1,7 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "estimate/engine_traits.h"
 #include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
@@ -111,10 +112,10 @@ std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const 
 inference_params for_nodes(inference_params p, unsigned count, unsigned nodes) {
     p.gpus              = count;
     p.pipeline_parallel = 1;
-    if (nodes > 1 && p.engine != engine_kind::llama_cpp) {
-        p.engine            = engine_kind::vllm;
-        p.pipeline_parallel = nodes;
-    }
+    if (nodes == 1) return p;
+    // An engine that cannot span nodes hands over to vLLM, which does (pipeline stages).
+    if (!detail::traits_of(p.engine).spans_nodes) p.engine = engine_kind::vllm;
+    if (detail::traits_of(p.engine).pipeline_stages) p.pipeline_parallel = nodes;
     return p;
 }
 
@@ -160,7 +161,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     inference_params p    = base;
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
-    if (p.device != device_kind::cuda && p.engine == engine_kind::vllm) p.engine = engine_kind::llama_cpp;
+    if (!detail::runs_on(detail::traits_of(p.engine), p.device)) p.engine = engine_kind::llama_cpp;
 
     std::optional<inference_estimate> est;
     std::int64_t need = 0, have = 0;
@@ -175,7 +176,7 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         }
         need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
-        const double usable = q.engine == engine_kind::vllm ? q.gpu_memory_utilization : 1.0;
+        const double usable = detail::traits_of(q.engine).kv_pool ? q.gpu_memory_utilization : 1.0;
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
         c.count = n;
         c.nodes = nodes;
@@ -221,13 +222,15 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         if (c.count > 1 && d.kind == hardware_kind::gpu && c.nodes == 1)
             c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
         if (c.nodes > 1)
-            c.reasons.push_back(fmt::format(
-                "needs {} nodes ({} GPUs): {}", c.nodes, c.count,
-                p.engine == engine_kind::vllm
-                    ? fmt::format("vLLM tensor parallel {} in a node x pipeline parallel {} across nodes{}",
-                                  c.count / c.nodes, c.nodes,
-                                  base.engine == engine_kind::transformers ? " (transformers cannot span nodes)" : "")
-                    : "llama.cpp layer split over RPC"));
+            c.reasons.push_back(
+                fmt::format("needs {} nodes ({} GPUs): {}", c.nodes, c.count,
+                            p.engine == engine_kind::vllm
+                                ? fmt::format("vLLM tensor parallel {} in a node x pipeline parallel {} across nodes{}",
+                                              c.count / c.nodes, c.nodes,
+                                              detail::traits_of(base.engine).spans_nodes
+                                                  ? ""
+                                                  : fmt::format(" ({} cannot span nodes)", engine_name(base.engine)))
+                                : "llama.cpp layer split over RPC"));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
         c.reasons.push_back(
