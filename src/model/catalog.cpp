@@ -13,7 +13,10 @@
 #include <array>
 #include <cctype>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 namespace llmplan {
@@ -90,10 +93,19 @@ const std::vector<catalog_entry>& catalog() {
 }
 
 const catalog_entry* find_in_catalog(std::string_view name) {
-    const std::string n = lower(name);
-    for (const auto& e : catalog())
-        if (lower(e.id) == n || e.alias == n) return &e;
-    return nullptr;
+    // Lower-cased ids and aliases, built once (the server looks a model up on every request). The
+    // first entry to claim a name keeps it, as a scan in catalog order would; ids hold a '/' and
+    // aliases never do, so an id and an alias cannot collide.
+    static const auto index = [] {
+        std::map<std::string, const catalog_entry*, std::less<>> m;
+        for (const auto& e : catalog()) {
+            m.emplace(lower(e.id), &e);
+            m.emplace(e.alias, &e);
+        }
+        return m;
+    }();
+    const auto it = index.find(lower(name));
+    return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<const catalog_entry*> search_catalog(std::string_view text) {
@@ -156,7 +168,9 @@ result<std::string> apply_catalog_json(std::string_view catalog_text, std::strin
 
 } // namespace detail
 
-result<model_desc> load_catalog_model(const catalog_entry& e) {
+namespace {
+
+result<model_desc> read_catalog_model(const catalog_entry& e) {
     const std::string folder = e.config_path.substr(0, e.config_path.size() - std::string_view("config.json").size());
     const auto* own          = embedded(e.config_path);
     std::string text;
@@ -188,6 +202,25 @@ result<model_desc> load_catalog_model(const catalog_entry& e) {
             m->file_bytes = j["metadata"]["total_size"].get<std::uint64_t>();
     }
     return m;
+}
+
+} // namespace
+
+result<model_desc> load_catalog_model(const catalog_entry& e) {
+    // The embedded files never change: each entry's description is parsed once, on first use, and
+    // copied out after (the server answers every request from it). An entry not in catalog() (a
+    // caller's own) is read each time.
+    struct slot {
+        std::once_flag once;
+        std::optional<result<model_desc>> m;
+    };
+    const auto& all = catalog();
+    const std::less<const catalog_entry*> before;
+    if (before(&e, all.data()) || !before(&e, all.data() + all.size())) return read_catalog_model(e);
+    static std::vector<slot> cache(all.size());
+    auto& s = cache[static_cast<std::size_t>(&e - all.data())];
+    std::call_once(s.once, [&] { s.m = read_catalog_model(e); });
+    return *s.m;
 }
 
 } // namespace llmplan
