@@ -17,8 +17,8 @@ function(llmplan_embed out base)
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DBASE=${base} -DNAMESPACE=${EMBED_NAMESPACE} -DFUNCTION=${EMBED_FUNCTION}
-            -DHEADER=${EMBED_HEADER} "-DFILES=${files}" -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
-    DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
+            -DHEADER=${EMBED_HEADER} "-DFILES=${files}" -P ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
+    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
     COMMENT "Embedding ${base} files"
     VERBATIM)
 endfunction()

@@ -2,9 +2,7 @@
 // document -> print. The parser is built from the library's option table (options.h); parsing the
 // values, defaults, validation, the work and the rendering are the library's (request.h, document.h).
 #include "llmplan/check.h"
-#include "llmplan/document.h"
-#include "llmplan/options.h"
-#include "llmplan/request.h"
+#include "llmplan/llmplan.h"
 #include "serve.h"
 
 #include <CLI/CLI.hpp>

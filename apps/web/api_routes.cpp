@@ -1,10 +1,7 @@
 // The API of `llmplan serve`: checks that no request names a file, then asks the library.
 #include "api_routes.h"
 
-#include "llmplan/api.h"
-#include "llmplan/load.h"
-#include "llmplan/load_bytes.h"
-#include "llmplan/sweep.h"
+#include "llmplan/llmplan.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "api_routes.h"
-#include "llmplan/load_bytes.h"
+#include "llmplan/llmplan.h"
 
 #include <chrono>
 #include <cstddef>

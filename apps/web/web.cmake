@@ -6,10 +6,10 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib>=0.11)
 
 file(GLOB_RECURSE LLMPLAN_WEB_ASSETS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/assets/*)
-llmplan_embed(${CMAKE_BINARY_DIR}/generated/web_assets.cpp ${CMAKE_CURRENT_LIST_DIR}/assets
+llmplan_embed(${PROJECT_BINARY_DIR}/generated/web_assets.cpp ${CMAKE_CURRENT_LIST_DIR}/assets
               NAMESPACE llmplan::web FUNCTION web_assets HEADER assets.h ${LLMPLAN_WEB_ASSETS})
 
 file(GLOB LLMPLAN_WEB_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
-target_sources(llmplan PRIVATE ${LLMPLAN_WEB_SOURCES} ${CMAKE_BINARY_DIR}/generated/web_assets.cpp)
+target_sources(llmplan PRIVATE ${LLMPLAN_WEB_SOURCES} ${PROJECT_BINARY_DIR}/generated/web_assets.cpp)
 target_include_directories(llmplan PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(llmplan PRIVATE PkgConfig::HTTPLIB)

@@ -1,6 +1,7 @@
 // Name/value pairs -> a request, through the option table: one parser for the CLI and the web API.
 #include "llmplan/request.h"
 
+#include "estimate/engine_traits.h"
 #include "llmplan/check.h"
 #include "llmplan/units.h"
 
@@ -139,11 +140,7 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         r.task = v.text == "train" ? task_kind::train : task_kind::infer;
         break;
     case id::engine:
-        r.engine = pick<engine_kind>(v.text, {
-                                                 {"llama.cpp",    engine_kind::llama_cpp   },
-                                                 {"vllm",         engine_kind::vllm        },
-                                                 {"transformers", engine_kind::transformers}
-        });
+        if (const auto* e = detail::engine_by_name(v.text)) r.engine = e->kind;
         break;
     case id::device:
         p.device = pick<device_kind>(

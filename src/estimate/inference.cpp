@@ -1,4 +1,5 @@
 // estimate_inference: validate the options, size the weights, hand over to the engine's model.
+#include "estimate/engine_traits.h"
 #include "estimate/engines.h"
 
 #include <fmt/format.h>
@@ -8,18 +9,6 @@ namespace {
 /// Contexts up to 2^31 tokens (llama.cpp's n_ctx is a uint32 and engines index tokens with int32).
 constexpr std::uint64_t max_ctx = 1ull << 31;
 } // namespace
-
-std::string_view engine_name(engine_kind e) {
-    switch (e) {
-    case engine_kind::llama_cpp:
-        return "llama.cpp";
-    case engine_kind::vllm:
-        return "vllm";
-    case engine_kind::transformers:
-        return "transformers";
-    }
-    return "?";
-}
 
 bool tensor_parallel_divides_heads(const model_desc& m, std::uint32_t tp) {
     if (tp <= 1) return true;
@@ -53,7 +42,8 @@ status validate(const model_desc& m, const inference_params& p) {
         return bad(fmt::format("{} GPUs cannot form {} pipeline stages; expected --gpus a multiple of it", p.gpus,
                                p.pipeline_parallel),
                    "--pipeline-parallel");
-    if (p.pipeline_parallel > 1 && p.engine != engine_kind::vllm)
+    const auto& engine = detail::traits_of(p.engine);
+    if (p.pipeline_parallel > 1 && !engine.pipeline_stages)
         return bad("pipeline stages are modelled for vLLM; llama.cpp and transformers split layers with --gpus",
                    "--pipeline-parallel");
     if (p.engine == engine_kind::vllm && p.pipeline_parallel > 0 && p.gpus % p.pipeline_parallel == 0 &&
@@ -81,31 +71,16 @@ status validate(const model_desc& m, const inference_params& p) {
     if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");
     const bool gguf_weights = p.weights.format == weight_format::gguf;
-    if (gguf_weights && p.engine != engine_kind::llama_cpp)
+    if (gguf_weights && !engine.runs_gguf)
         return bad(fmt::format("GGUF type {} runs on llama.cpp, not {}", p.weights.gguf_ftype, engine_name(p.engine)),
                    "--weights");
-    if (m.from_gguf && p.engine != engine_kind::llama_cpp)
+    if (m.from_gguf && !engine.runs_gguf)
         return bad(fmt::format("a GGUF file runs on llama.cpp, not {}", engine_name(p.engine)), "--engine");
-    if (p.engine == engine_kind::vllm && p.device != device_kind::cuda)
-        return bad("vLLM's estimate covers CUDA GPUs", "--device");
-    if (p.kv_type) {
-        const dtype k = *p.kv_type;
-        const bool llama_ok =
-            k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::q8_0 || k == dtype::q4_0;
-        // transformers: q8_0 stands for an int8 cache with per-token scales (Qwen-1's use_cache_quantization,
-        // quanto's QuantizedCache); the block size of 32 with one f16 scale is the closest storage.
-        const bool torch_ok = k == dtype::f32 || k == dtype::f16 || k == dtype::bf16 || k == dtype::f8_e4m3 ||
-                              (p.engine == engine_kind::transformers && k == dtype::q8_0);
-        if (p.engine == engine_kind::llama_cpp && !llama_ok)
-            return bad(fmt::format("llama.cpp has no {} KV cache; expected f32 f16 bf16 q8_0 q4_0", name(k)),
-                       "--kv-type");
-        if (p.engine != engine_kind::llama_cpp && !torch_ok)
-            return bad(fmt::format("{} has no {} KV cache; expected f32 f16 bf16 fp8{}", engine_name(p.engine), name(k),
-                                   p.engine == engine_kind::transformers ? " q8_0" : ""),
-                       "--kv-type");
-        if (p.engine == engine_kind::transformers && k == dtype::f8_e4m3)
-            return bad("transformers' default cache has no fp8 KV", "--kv-type");
-    }
+    if (!detail::runs_on(engine, p.device))
+        return bad(fmt::format("{} does not run on this device", engine.name), "--device");
+    if (p.kv_type && !detail::offers_kv_type(engine, *p.kv_type))
+        return bad(fmt::format("{} has no {} KV cache; expected {}", engine.name, name(*p.kv_type), engine.kv_types),
+                   "--kv-type");
     return ok();
 }
 

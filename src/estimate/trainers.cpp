@@ -20,6 +20,7 @@
 //    lora_dropout 0.05, adapters in the model dtype.
 //  - deepspeed: a plain `deepspeed` launch of a transformers model: DeepSpeed's FusedAdam steps.
 //  - fsdp: torch FSDP of a transformers model (accelerate/Trainer --fsdp): foreach AdamW on the shards.
+#include "detail/enum_names.h"
 #include "llmplan/trainer.h"
 
 #include <array>
@@ -71,15 +72,13 @@ std::string trainer_names() {
 }
 
 std::string_view to_string(loss_impl l) {
-    switch (l) {
-    case loss_impl::full:
-        return "full";
-    case loss_impl::chunked:
-        return "chunked";
-    case loss_impl::fused:
-        return "fused";
-    }
-    return "full";
+    using k                                           = loss_impl;
+    static constexpr detail::enum_name_row<k> names[] = {
+        {k::full,    "full"   },
+        {k::chunked, "chunked"},
+        {k::fused,   "fused"  }
+    };
+    return detail::name_in(names, l, "full");
 }
 
 std::string_view to_string(batch_lengths l) {

@@ -1,5 +1,6 @@
 // The hardware catalog: the tables compiled into the binary plus users' files, and name lookup.
 #include "detail/embedded.h"
+#include "detail/enum_names.h"
 #include "detail/strings.h"
 #include "hardware/csv.h"
 #include "hardware/names.h"
@@ -14,21 +15,16 @@
 namespace llmplan {
 
 std::string_view to_string(hardware_kind k) {
-    switch (k) {
-    case hardware_kind::gpu:
-        return "gpu";
-    case hardware_kind::apple:
-        return "apple";
-    case hardware_kind::cpu:
-        return "cpu";
-    case hardware_kind::laptop:
-        return "laptop";
-    case hardware_kind::cloud:
-        return "cloud";
-    case hardware_kind::local:
-        return "local";
-    }
-    return "?";
+    using h                                           = hardware_kind;
+    static constexpr detail::enum_name_row<h> names[] = {
+        {h::gpu,    "gpu"   },
+        {h::apple,  "apple" },
+        {h::cpu,    "cpu"   },
+        {h::laptop, "laptop"},
+        {h::cloud,  "cloud" },
+        {h::local,  "local" }
+    };
+    return detail::name_in(names, k);
 }
 
 std::uint64_t device_spec::total_accelerator_memory_bytes() const {

@@ -1,6 +1,8 @@
 // GGUF key templates (llama.cpp's LLM_KV_NAMES analogue), tensor names, per-architecture facts.
 #include "model/gguf_keys.h"
 
+#include "detail/enum_names.h"
+
 #include <array>
 #include <charconv>
 
@@ -66,12 +68,7 @@ constexpr std::array<gguf_arch_facts, 16> facts{{
 }};
 // clang-format on
 
-constexpr bool keys_in_order() {
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        if (static_cast<std::size_t>(keys[i].field) != i) return false;
-    return true;
-}
-static_assert(keys_in_order(), "key table rows must follow the gguf_field order");
+static_assert(detail::rows_in_enum_order(keys, &key_row::field), "key table rows must follow the gguf_field order");
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "llmplan/model_desc.h"
 
+#include "detail/enum_names.h"
+
 #include <array>
 
 namespace llmplan {
@@ -54,12 +56,7 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
 }};
 // clang-format on
 
-constexpr bool roles_in_order() {
-    for (std::size_t i = 0; i < roles.size(); ++i)
-        if (static_cast<std::size_t>(roles[i].role) != i) return false;
-    return true;
-}
-static_assert(roles_in_order(), "role table rows must follow the enum order");
+static_assert(detail::rows_in_enum_order(roles, &role_row::role), "role table rows must follow the enum order");
 
 } // namespace
 
@@ -74,19 +71,15 @@ bool is_expert(tensor_role r) {
 }
 
 std::string_view attn_kind_name(attn_kind k) {
-    switch (k) {
-    case attn_kind::mha:
-        return "mha";
-    case attn_kind::gqa:
-        return "gqa";
-    case attn_kind::mqa:
-        return "mqa";
-    case attn_kind::mla:
-        return "mla";
-    case attn_kind::none:
-        return "none";
-    }
-    return "?";
+    using a                                           = attn_kind;
+    static constexpr detail::enum_name_row<a> names[] = {
+        {a::mha,  "mha" },
+        {a::gqa,  "gqa" },
+        {a::mqa,  "mqa" },
+        {a::mla,  "mla" },
+        {a::none, "none"}
+    };
+    return detail::name_in(names, k);
 }
 
 std::uint64_t tensor_desc::n_elements() const {

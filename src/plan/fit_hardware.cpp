@@ -2,6 +2,8 @@
 // questions for a chosen model (through fit_in_memory).
 #include "llmplan/fit_hardware.h"
 
+#include "estimate/engine_traits.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -55,9 +57,10 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
     r.engine = std::string(engine_name(p.engine));
     r.device = p.device == device_kind::cuda ? "cuda" : p.device == device_kind::metal ? "metal" : "cpu";
     // vLLM takes gpu_memory_utilization of each GPU up front; the model must fit in that share.
-    const double usable = p.engine == engine_kind::vllm ? p.gpu_memory_utilization : 1.0;
+    const bool pool     = detail::traits_of(p.engine).kv_pool;
+    const double usable = pool ? p.gpu_memory_utilization : 1.0;
     r.budget_bytes      = static_cast<std::uint64_t>(usable * static_cast<double>(r.memory_bytes));
-    if (p.engine == engine_kind::vllm)
+    if (pool)
         r.notes.push_back(
             fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, p.gpu_memory_utilization));
 

@@ -1,4 +1,5 @@
 // Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray.
+#include "estimate/engine_traits.h"
 #include "plan/detail.h"
 
 #include <algorithm>
@@ -57,7 +58,9 @@ std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
                                                               unsigned count, unsigned nodes) {
     std::vector<std::pair<std::string, std::string>> out;
-    if (p.engine == engine_kind::llama_cpp) {
+    using launch     = detail::engine_traits::launch_kind;
+    const launch how = detail::traits_of(p.engine).launch;
+    if (how == launch::llama_server) {
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
         std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
                                     p.device == device_kind::cpu ? 0
@@ -89,7 +92,7 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         out.emplace_back("llama.cpp", std::move(s));
         if (nodes == 1)
             if (auto o = ollama_line(gguf_name(m, p), p)) out.emplace_back("ollama", std::move(*o));
-    } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
+    } else if (how == launch::vllm_serve && p.device == device_kind::cuda) {
         const unsigned pp = std::max(1u, p.pipeline_parallel);
         std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
         if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);

@@ -1,6 +1,7 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "estimate/engine_traits.h"
 #include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
@@ -95,9 +96,10 @@ std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const 
 inference_params for_nodes(const model_desc& m, inference_params p, unsigned count, unsigned nodes) {
     p.gpus              = count;
     p.pipeline_parallel = 1;
-    if (nodes > 1 && p.engine != engine_kind::llama_cpp) {
-        p.engine            = engine_kind::vllm;
-        p.pipeline_parallel = nodes;
+    if (nodes > 1) {
+        // An engine that cannot span nodes hands over to vLLM, which does (pipeline stages).
+        if (!detail::traits_of(p.engine).spans_nodes) p.engine = engine_kind::vllm;
+        if (detail::traits_of(p.engine).pipeline_stages) p.pipeline_parallel = nodes;
     }
     if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
         const std::uint32_t per_stage = count / p.pipeline_parallel;
@@ -172,7 +174,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     inference_params p    = base;
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
-    if (p.device != device_kind::cuda && p.engine == engine_kind::vllm) p.engine = engine_kind::llama_cpp;
+    if (!detail::runs_on(detail::traits_of(p.engine), p.device)) p.engine = engine_kind::llama_cpp;
     // llama.cpp refuses a quantized V cache without flash attention (llama-context.cpp): the plan turns it on.
     if (p.engine == engine_kind::llama_cpp && p.kv_type && info(*p.kv_type).is_quantized) p.flash_attn = true;
 
@@ -189,7 +191,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         }
         need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
-        const double usable = q.engine == engine_kind::vllm ? q.gpu_memory_utilization : 1.0;
+        const double usable = detail::traits_of(q.engine).kv_pool ? q.gpu_memory_utilization : 1.0;
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
         c.count = n;
         c.nodes = nodes;
@@ -258,13 +260,15 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
                                             c.count / p.pipeline_parallel, p.pipeline_parallel,
                                             m.typical_layer().n_head));
         if (c.nodes > 1)
-            c.reasons.push_back(fmt::format(
-                "needs {} nodes ({} GPUs): {}", c.nodes, c.count,
-                p.engine == engine_kind::vllm
-                    ? fmt::format("vLLM tensor parallel {} x pipeline parallel {}{}", c.count / p.pipeline_parallel,
-                                  p.pipeline_parallel,
-                                  base.engine == engine_kind::transformers ? " (transformers cannot span nodes)" : "")
-                    : "llama.cpp layer split over RPC"));
+            c.reasons.push_back(
+                fmt::format("needs {} nodes ({} GPUs): {}", c.nodes, c.count,
+                            p.engine == engine_kind::vllm
+                                ? fmt::format("vLLM tensor parallel {} x pipeline parallel {}{}",
+                                              c.count / p.pipeline_parallel, p.pipeline_parallel,
+                                              detail::traits_of(base.engine).spans_nodes
+                                                  ? ""
+                                                  : fmt::format(" ({} cannot span nodes)", engine_name(base.engine)))
+                                : "llama.cpp layer split over RPC"));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
         c.findings.push_back(make_reason(reason_code::fits, 0));

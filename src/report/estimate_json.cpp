@@ -1,3 +1,4 @@
+#include "detail/enum_names.h"
 #include "llmplan/report.h"
 
 #include <fmt/format.h>
@@ -6,15 +7,13 @@ namespace llmplan {
 namespace {
 
 std::string_view device_name(device_kind d) {
-    switch (d) {
-    case device_kind::cpu:
-        return "cpu";
-    case device_kind::cuda:
-        return "cuda";
-    case device_kind::metal:
-        return "metal";
-    }
-    return "?";
+    using k                                           = device_kind;
+    static constexpr detail::enum_name_row<k> names[] = {
+        {k::cpu,   "cpu"  },
+        {k::cuda,  "cuda" },
+        {k::metal, "metal"}
+    };
+    return detail::name_in(names, d);
 }
 
 std::string_view on_off(bool b) {

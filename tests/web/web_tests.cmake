@@ -1,7 +1,7 @@
 # Tests of `llmplan serve` (issue 11), each against a server on 127.0.0.1 that the test starts.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME web_api COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/api_test.py $<TARGET_FILE:llmplan>
-                              ${CMAKE_SOURCE_DIR}/tests/data)
+                              ${PROJECT_SOURCE_DIR}/tests/data)
 set_tests_properties(web_api PROPERTIES LABELS web TIMEOUT 120)
 
 # The page in a real browser: Debian's chromium driven by puppeteer-core (npm ci --prefix tests/web).
@@ -11,7 +11,7 @@ find_program(LLMPLAN_NODE node)
 if(LLMPLAN_NODE)
   add_test(NAME web_browser
            COMMAND ${LLMPLAN_NODE} ${CMAKE_CURRENT_LIST_DIR}/browser_test.mjs $<TARGET_FILE:llmplan>
-                   ${CMAKE_BINARY_DIR}/web-screenshots
-                   ${CMAKE_SOURCE_DIR}/data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json)
+                   ${PROJECT_BINARY_DIR}/web-screenshots
+                   ${PROJECT_SOURCE_DIR}/data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json)
   set_tests_properties(web_browser PROPERTIES LABELS web TIMEOUT 180 SKIP_RETURN_CODE 77)
 endif()
