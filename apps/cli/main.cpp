@@ -66,7 +66,7 @@ void bind_options(command_parser& p, bool global) {
             b.option = p.app->add_option(name, b.values, help_of(o))->delimiter(',');
         else
             b.option = p.app->add_option(name, b.value, help_of(o));
-        if (is_pos && o.id == option_id::model) b.option->required();
+        if (is_pos && (o.id == option_id::model || o.id == option_id::log)) b.option->required();
     }
 }
 
@@ -109,10 +109,33 @@ option_values given(const command_parser& p) {
     return out;
 }
 
+/// `check LOG`: the library reads no file for it; hand it the log's bytes (at most max_log_bytes + 1,
+/// so that a larger one is refused without being held) and the file's name for its messages.
+void read_log(option_values& options) {
+    for (auto& [name, value] : options) {
+        if (name != "log") continue;
+        const std::string path = value;
+        std::FILE* f           = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+        if (f == nullptr) throw std::invalid_argument(path + ": cannot open the log file");
+        std::string text;
+        char buf[65536];
+        std::size_t n = 0;
+        while (text.size() <= max_log_bytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0)
+            text.append(buf, n);
+        const bool failed = std::ferror(f) != 0;
+        if (f != stdin) std::fclose(f);
+        if (failed) throw std::invalid_argument(path + ": cannot read the log file");
+        value = std::move(text);
+        options.insert(options.begin(), {"log-name", path == "-" ? std::string("stdin") : path});
+        return;
+    }
+}
+
 int run_command(const command_parser& p, const command_parser& global) {
     auto options = given(global);
     for (auto& o : given(p))
         options.push_back(std::move(o));
+    if (p.kind == command_kind::check) read_log(options);
     auto r = parse_request(p.kind, options);
     if (!r) throw std::invalid_argument(r.error().what());
     auto d = run(*r);

@@ -1,7 +1,7 @@
 // Documents -> the text the CLI prints without --json.
 #include "report/document_text.h"
 
-#include "llmplan/text_report.h"
+#include "report/text_report.h"
 
 namespace llmplan {
 
@@ -22,6 +22,8 @@ std::string to_text(const document& doc) {
                 return detail::plan_text(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
+            else if constexpr (std::is_same_v<D, check_document>)
+                return check_to_text(d.model, d.report);
             else
                 return detail::hardware_text(d);
         },
