@@ -1,7 +1,6 @@
 // llmplan: what it takes to run or train a language model. Thin front end: argv -> request ->
 // document -> print. The parser is built from the library's option table (options.h); parsing the
 // values, defaults, validation, the work and the rendering are the library's (request.h, document.h).
-#include "llmplan/check.h"
 #include "llmplan/llmplan.h"
 #include "serve.h"
 

@@ -5,12 +5,14 @@
 //   - document.h:  run(request) -> a document of typed values; to_json / to_text render it
 //   - api.h:       answer(command, options) -> the contract's JSON in one call (what the web API serves)
 //   - sweep.h:     the page's charts and its "why" panel
+//   - check.h:     `llmplan check`: does a setup of the user's own fit, and what to change
 //   - load_bytes.h: a model sent as bytes (a dropped config.json or GGUF header) instead of a name
 // The other headers under include/llmplan are the types those documents carry (model_desc,
 // estimate, plan, hardware ...); front ends read them but need not include them one by one.
 #pragma once
 
 #include "llmplan/api.h"
+#include "llmplan/check.h"
 #include "llmplan/document.h"
 #include "llmplan/error.h"
 #include "llmplan/load.h"

@@ -1,7 +1,7 @@
 // Documents -> the text the CLI prints without --json.
 #include "report/document_text.h"
 
-#include "llmplan/text_report.h"
+#include "report/text_report.h"
 
 namespace llmplan {
 

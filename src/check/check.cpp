@@ -2,7 +2,7 @@
 #include "llmplan/check.h"
 
 #include "detail/strings.h"
-#include "llmplan/gguf_recipe.h"
+#include "estimate/gguf_recipe.h"
 #include "llmplan/load.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The file types llama-quantize offers: names, LLAMA_FTYPE_* numbers and default tensor types.
 #include "detail/strings.h"
+#include "estimate/gguf_recipe.h"
 #include "estimate/llama_ftype.h"
-#include "llmplan/gguf_recipe.h"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 //
 // Differences in later llama.cpp (2026, tensor_type_fallback / llama_tensor_get_type_impl): Q2_K and
 // Q3_K fall back to Q4_0 instead of IQ4_NL, and attn_qkv / attn_kv_b follow the attn_v rules.
-#include "llmplan/gguf_recipe.h"
+#include "estimate/gguf_recipe.h"
 
 #include "estimate/llama_ftype.h"
 

@@ -10,7 +10,7 @@
 #include "llmplan/weights.h"
 
 #include "detail/strings.h"
-#include "llmplan/gguf_recipe.h"
+#include "estimate/gguf_recipe.h"
 #include "llmplan/quant.h"
 
 #include <algorithm>

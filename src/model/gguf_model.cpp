@@ -1,6 +1,6 @@
 // GGUF header -> model_desc, through the key table in gguf_keys.cpp.
+#include "estimate/gguf_recipe.h"
 #include "llmplan/gguf.h"
-#include "llmplan/gguf_recipe.h"
 #include "model/gguf_keys.h"
 
 #include <algorithm>

@@ -4,10 +4,10 @@
 #include "llmplan/gguf.h"
 #include "llmplan/hf_config.h"
 #include "llmplan/safetensors.h"
-#include "llmplan/suggest.h"
 #include "model/arch_tensors.h"
 #include "model/hub/hub.h"
 #include "model/load_detail.h"
+#include "model/suggest.h"
 
 #include <filesystem>
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // "Did you mean": Ollama-style names, near-miss catalog ids, and typos -> catalog suggestions.
-#include "llmplan/suggest.h"
+#include "model/suggest.h"
 
 #include "detail/strings.h"
 #include "llmplan/load.h"

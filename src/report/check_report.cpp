@@ -1,7 +1,7 @@
 // check's reports: the engine's figures beside llmplan's, part by part (text and JSON).
 #include "llmplan/check.h"
 #include "llmplan/report.h"
-#include "llmplan/text_report.h"
+#include "report/text_report.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "llmplan/text_report.h"
+#include "report/text_report.h"
 
 #include <fmt/format.h>
 

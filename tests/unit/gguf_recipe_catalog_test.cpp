@@ -1,5 +1,5 @@
 // The recipe on tensor lists generated from real config.json files (load_model on the catalog).
-#include "llmplan/gguf_recipe.h"
+#include "estimate/gguf_recipe.h"
 #include "llmplan/load.h"
 
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "llmplan/gguf_recipe.h"
+#include "estimate/gguf_recipe.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 // "Did you mean": Ollama-style names, near-miss ids and typos -> catalog suggestions.
 // Ollama mappings: the library pages' tag lists (https://ollama.com/library/<family>/tags).
 #include "llmplan/load.h"
-#include "llmplan/suggest.h"
+#include "model/suggest.h"
 
 #include <gtest/gtest.h>
 

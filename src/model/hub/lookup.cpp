@@ -1,8 +1,8 @@
 // A Hub name to a model: the local Hugging Face cache, the local ModelScope cache, then the Hub
 // or ModelScope (unless offline), pinning every request to one commit (hub-api.md §4, §7, §8).
 #include "llmplan/load.h"
-#include "llmplan/suggest.h"
 #include "model/hub/hub.h"
+#include "model/suggest.h"
 
 #include <algorithm>
 #include <cctype>
