@@ -137,7 +137,7 @@ struct model_origin {
     std::string kind;                ///< "catalog", "file", "hub", "modelscope", "hf-cache", "modelscope-cache"
     std::string location;            ///< the repo's URL, or the directory or file read
     std::string revision;            ///< the revision asked for ("main" when none was)
-    std::string commit;              ///< the commit it resolved to (the Hub's sha; ModelScope: the revision)
+    std::string commit;              ///< the commit it resolved to ("" when ModelScope names none)
     std::vector<std::string> files;  ///< repo files whose bytes were used
     std::uint64_t requests      = 0; ///< HTTP requests made by this run (0: all from caches)
     std::uint64_t bytes_fetched = 0; ///< body bytes received by this run

@@ -312,6 +312,38 @@ TEST(Hub, LocalHuggingFaceCacheReadsWithoutNetwork) {
     EXPECT_EQ(count_params(*m).total, 134515008u);
 }
 
+// huggingface_hub's .no_exist/<commit>/<path> (hub-api.md §4): transformers' from_pretrained asked
+// for model.safetensors, then the index; the Hub answered 404 EntryNotFound to both and the cache
+// recorded it. The snapshot holds the config (a .bin-only repo). Both known absent: the repo has no
+// safetensors weights, which is all the Hub's listing would say, so no request is made.
+TEST(Hub, NoExistEntriesAreKnownAbsentWithoutRequests) {
+    const auto dir           = fresh_environment();
+    const fs::path repo      = dir / "hf" / "hub" / "models--someone--bin-only";
+    const std::string commit = "0123456789abcdef0123456789abcdef01234567"; // write_hf_cache's
+    write_hf_cache(dir / "hf" / "hub", "models--someone--bin-only", "config.json",
+                   fs::path(LLMPLAN_SOURCE_DIR) / "tests/hub/data/SmolLM2-135M.config.json");
+    const auto requests = [] { return fake_hub::get().stats()["requests"].get<std::uint64_t>(); };
+    // A config alone, online, with nothing known absent: the Hub is asked (it has no such repo).
+    EXPECT_FALSE(load_model("hf:someone/bin-only", quick()));
+    EXPECT_GT(requests(), 0u);
+    // Only model.safetensors known absent (a sharded repo whose index was not downloaded): still asked.
+    fs::create_directories(repo / ".no_exist" / commit);
+    std::ofstream(repo / ".no_exist" / commit / "model.safetensors").flush();
+    fake_hub::get().reset();
+    EXPECT_FALSE(load_model("hf:someone/bin-only", quick()));
+    EXPECT_GT(requests(), 0u);
+    // Both known absent: read from the cache alone.
+    std::ofstream(repo / ".no_exist" / commit / "model.safetensors.index.json").flush();
+    fake_hub::get().reset();
+    auto m = load_model("hf:someone/bin-only", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(requests(), 0u);
+    EXPECT_EQ(m->origin.kind, "hf-cache");
+    EXPECT_EQ(m->origin.commit, commit);
+    EXPECT_EQ(count_params(*m).total, 134515008u); // SmolLM2-135M's architecture, as in the tests above
+    EXPECT_EQ(m->source, weights_source::formula);
+}
+
 TEST(Hub, ModelScopeApiAndCache) {
     const auto dir = fresh_environment();
     auto m         = load_model("ms:testorg/SmolLM2-135M", quick());
@@ -319,6 +351,33 @@ TEST(Hub, ModelScopeApiAndCache) {
     EXPECT_EQ(m->origin.kind, "modelscope");
     EXPECT_EQ(count_params(*m).total, 134515008u);
     EXPECT_EQ(weights_bytes(*m), 2 * 134515008u);
+    // The branch resolved once to its newest commit (.../commits?Ref=master); the listing and the
+    // files then name the commit, never the branch.
+    const std::string sha = "a13a13e1d615ea533b21d9445ec1b0f8da66723a"; // sha1 of the repo name (fake_hub.py)
+    EXPECT_EQ(m->origin.revision, "master");
+    EXPECT_EQ(m->origin.commit, sha);
+    auto revs = fake_hub::get().stats()["revisions"];
+    EXPECT_FALSE(revs.contains("master")) << revs.dump();
+    EXPECT_EQ(revs.value(sha, 0), 3) << revs.dump(); // the listing, config.json, model.safetensors' header
+    // Again: only the commit lookup; offline: nothing, from llmplan's cache at that commit.
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/SmolLM2-135M", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(fake_hub::get().stats()["requests"], 1);
+    auto offline    = quick();
+    offline.offline = true;
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/SmolLM2-135M", offline);
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.commit, sha);
+    EXPECT_EQ(fake_hub::get().stats()["requests"], 0);
+    // A server without the commits route (404): unpinned, every request names the branch.
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/old-modelscope", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.commit, "");
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    EXPECT_EQ(fake_hub::get().stats()["revisions"].value("master", 0), 3);
     m = load_model("ms:nobody/nothing", quick());
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::file_not_found) << m.error().what();
