@@ -1,5 +1,6 @@
 // Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray.
 #include "plan/detail.h"
+#include "plan/launch_source.h"
 
 #include <algorithm>
 #include <cctype>
@@ -29,6 +30,7 @@ std::string ollama_line(const std::string& gguf, const inference_params& p) {
     std::string s = fmt::format("printf 'FROM {}\\nPARAMETER num_ctx {}\\n' > Modelfile && ollama create {} -f "
                                 "Modelfile && ollama run {}",
                                 gguf.find('/') == std::string::npos ? "./" + gguf : gguf, p.ctx, tag, tag);
+    if (gguf.starts_with("hf.co/")) s = fmt::format("ollama pull {} && ", gguf) + s; // FROM names a pulled model
     if (p.batch > 1) s = fmt::format("OLLAMA_NUM_PARALLEL={} ollama serve & ", p.batch) + s;
     return s;
 }
@@ -39,8 +41,9 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
                                                               unsigned count, unsigned nodes) {
     std::vector<std::pair<std::string, std::string>> out;
     if (p.engine == engine_kind::llama_cpp) {
+        const std::string model = llama_model_arg(m, gguf_name(m, p)); // "-m FILE" or "-hf ORG/NAME:QUANT"
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
-        std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
+        std::string s = fmt::format("llama-server {} -c {} -ngl {} -np {}", model, p.ctx * p.batch,
                                     p.device == device_kind::cpu ? 0
                                     : p.gpu_layers >= 0          ? p.gpu_layers
                                                                  : 99,
@@ -65,10 +68,10 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             out.emplace_back("llama.cpp rpc (on each other node)", "rpc-server -H 0.0.0.0 -p 50052");
         }
         out.emplace_back("llama.cpp", std::move(s));
-        if (nodes == 1) out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
+        if (nodes == 1) out.emplace_back("ollama", ollama_line(ollama_model(m, gguf_name(m, p)), p));
     } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
         const unsigned pp = std::max(1u, p.pipeline_parallel);
-        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
+        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", vllm_model_arg(m), count / pp);
         if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
         s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
                          p.gpu_memory_utilization, p.batch);
@@ -80,7 +83,7 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             out.emplace_back("ray (each other node)", "ray start --address node0:6379");
             s += " --distributed-executor-backend ray";
         }
-        out.emplace_back("vllm", std::move(s));
+        out.emplace_back("vllm", vllm_env(m) + s);
     }
     return out;
 }

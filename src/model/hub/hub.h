@@ -78,6 +78,7 @@ bool is_model_gguf(std::string_view path); ///< a .gguf that is not an mmproj/im
 struct gguf_choice {
     std::string first;            ///< the file (split: part 1) to read
     std::vector<std::string> all; ///< it and its split siblings
+    std::string tag;              ///< the quant tag that picked it ("Q4_K_M"); "" for a file name or the first file
 };
 result<gguf_choice> choose_gguf(const std::vector<std::string>& paths, std::string_view quant, std::string_view repo);
 

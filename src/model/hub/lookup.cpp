@@ -61,6 +61,7 @@ std::optional<result<model_desc>> from_hf_cache(const model_name& n, const envir
     auto m = read_local_dir(snap.string(), n.quant, n.repo, offline, known_absent(repo_dir / ".no_exist" / commit));
     if (m && *m) {
         (*m)->origin.kind     = "hf-cache";
+        (*m)->origin.repo     = n.repo;
         (*m)->origin.location = snap.string();
         (*m)->origin.revision = rev;
         (*m)->origin.commit   = commit;
@@ -82,6 +83,7 @@ std::optional<result<model_desc>> from_ms_cache(const model_name& n, const envir
         if (!m) continue;
         if (*m) {
             (*m)->origin.kind     = "modelscope-cache";
+            (*m)->origin.repo     = n.repo;
             (*m)->origin.location = dir.string();
             (*m)->origin.revision = n.revision;
         }
@@ -192,6 +194,7 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
     }
     if (!m) return m;
     m->origin.kind          = hf ? "hub" : "modelscope";
+    m->origin.repo          = n.repo;
     m->origin.location      = s.endpoint() + "/" + n.repo;
     m->origin.revision      = rev;
     m->origin.commit        = commit;

@@ -123,6 +123,7 @@ result<model_desc> read_gguf_repo(remote_repo& r, const std::map<std::string, st
     if (!m) return m;
     m->id           = r.repo();
     m->origin.files = choice->all;
+    m->origin.quant = choice->tag;
     return m;
 }
 
@@ -231,7 +232,10 @@ std::optional<result<model_desc>> read_local_dir(const std::string& dir, std::st
         if (!g && g.error().code == error_code::file_not_found) return std::nullopt; // a part not downloaded
         if (!g) return result<model_desc>(g.error());
         auto m = detail::model_from_gguf_file(*g, (fs::path(dir) / choice->first).string());
-        if (m) m->origin.files = choice->all;
+        if (m) {
+            m->origin.files = choice->all;
+            m->origin.quant = choice->tag;
+        }
         return m;
     }
     if (!quant.empty() || !l.config) return std::nullopt;
