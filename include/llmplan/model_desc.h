@@ -151,11 +151,13 @@ enum class weights_source : std::uint8_t { formula, tensors };
 
 /// Where a description was read from (shown by inspect/estimate so a user knows which bytes it used).
 struct model_origin {
-    std::string kind;                ///< "catalog", "file", "hub", "modelscope", "hf-cache", "modelscope-cache"
-    std::string location;            ///< the repo's URL, or the directory or file read
-    std::string revision;            ///< the revision asked for ("main" when none was)
-    std::string commit;              ///< the commit it resolved to (the Hub's sha; ModelScope: the revision)
-    std::vector<std::string> files;  ///< repo files whose bytes were used
+    std::string kind;               ///< "catalog", "file", "hub", "modelscope", "hf-cache", "modelscope-cache"
+    std::string location;           ///< the repo's URL, or the directory or file read
+    std::string revision;           ///< the revision asked for ("main" when none was)
+    std::string commit;             ///< the commit it resolved to ("" when ModelScope names none)
+    std::string repo;               ///< "ORG/NAME" when read from a hub or its local cache
+    std::string quant;              ///< the GGUF quant tag that picked the file ("Q4_K_M"), as llama.cpp's -hf takes it
+    std::vector<std::string> files; ///< repo files whose bytes were used
     std::uint64_t requests      = 0; ///< HTTP requests made by this run (0: all from caches)
     std::uint64_t bytes_fetched = 0; ///< body bytes received by this run
 };

@@ -1,6 +1,7 @@
 // Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray.
 #include "estimate/engine_traits.h"
 #include "plan/detail.h"
+#include "plan/launch_source.h"
 
 #include <algorithm>
 #include <cctype>
@@ -38,6 +39,7 @@ std::optional<std::string> ollama_line(const std::string& gguf, const inference_
         params += fmt::format("PARAMETER num_gpu {}\\n", p.device == device_kind::cpu ? 0 : p.gpu_layers);
     std::string s = fmt::format("printf 'FROM {}\\n{}' > Modelfile && ollama create {} -f Modelfile && ollama run {}",
                                 gguf.find('/') == std::string::npos ? "./" + gguf : gguf, params, tag, tag);
+    if (gguf.starts_with("hf.co/")) s = fmt::format("ollama pull {} && ", gguf) + s; // FROM names a pulled model
     std::string env;
     if (p.batch > 1) env += fmt::format("OLLAMA_NUM_PARALLEL={} ", p.batch);
     if (p.flash_attn) env += "OLLAMA_FLASH_ATTENTION=1 ";
@@ -61,8 +63,9 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
     using launch     = detail::engine_traits::launch_kind;
     const launch how = detail::traits_of(p.engine).launch;
     if (how == launch::llama_server) {
+        const std::string model = llama_model_arg(m, gguf_name(m, p)); // "-m FILE" or "-hf ORG/NAME:QUANT"
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
-        std::string s = fmt::format("llama-server -m {} -c {} -ngl {} -np {}", gguf_name(m, p), p.ctx * p.batch,
+        std::string s = fmt::format("llama-server {} -c {} -ngl {} -np {}", model, p.ctx * p.batch,
                                     p.device == device_kind::cpu ? 0
                                     : p.gpu_layers >= 0          ? p.gpu_layers
                                                                  : 99,
@@ -91,10 +94,10 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         }
         out.emplace_back("llama.cpp", std::move(s));
         if (nodes == 1)
-            if (auto o = ollama_line(gguf_name(m, p), p)) out.emplace_back("ollama", std::move(*o));
+            if (auto o = ollama_line(ollama_model(m, gguf_name(m, p)), p)) out.emplace_back("ollama", std::move(*o));
     } else if (how == launch::vllm_serve && p.device == device_kind::cuda) {
         const unsigned pp = std::max(1u, p.pipeline_parallel);
-        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);
+        std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", vllm_model_arg(m), count / pp);
         if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
         s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
                          p.gpu_memory_utilization, p.batch);
@@ -106,7 +109,7 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             out.emplace_back("ray (each other node)", "ray start --address node0:6379");
             s += " --distributed-executor-backend ray";
         }
-        out.emplace_back("vllm", std::move(s));
+        out.emplace_back("vllm", vllm_env(m) + s);
     }
     return out;
 }

@@ -51,6 +51,8 @@ nlohmann::json model_to_json(const model_desc& m) {
             {"location",      m.origin.location     },
             {"revision",      m.origin.revision     },
             {"commit",        m.origin.commit       },
+            {"repo",          m.origin.repo         },
+            {"quant",         m.origin.quant        },
             {"files",         m.origin.files        },
             {"requests",      m.origin.requests     },
             {"bytes_fetched", m.origin.bytes_fetched}

@@ -12,6 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)llmplan::hub::parse_model_info(text, "info");
     (void)llmplan::hub::parse_tree_page(text, "tree");
     (void)llmplan::hub::parse_ms_files(text, "ms");
+    (void)llmplan::hub::parse_ms_head_commit(text);
     (void)llmplan::hub::link_next(text);
     (void)llmplan::hub::content_range_total(text, 0);
     (void)llmplan::hub::parse_model_name(text);

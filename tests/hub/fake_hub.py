@@ -12,7 +12,7 @@ Repos under `hostile/<mode>` serve SmolLM2-135M misbehaving: slow, drop, norange
 ratelimited, flaky429, flaky500.
 
 Prints one JSON line {"hub": port, "cdn": port} on stdout; exits when stdin closes. Counters:
-GET /_stats (requests and body bytes sent, per path kind), GET /_reset.
+GET /_stats (requests and body bytes sent, per path kind; ModelScope requests per Revision), GET /_reset.
 Standard library only.
 """
 import hashlib
@@ -263,6 +263,7 @@ REPOS = {r.name: r for r in [
     Repo("testorg/Llama-3.1-70B-Instruct", lambda: sharded_repo("Llama-3.1-70B-Instruct", 30)),
     Repo("testorg/Llama-3.1-8B-Instruct-GGUF", gguf_repo),
     Repo("testorg/SmolLM2-135M", lambda: single_repo("SmolLM2-135M")),
+    Repo("testorg/old-modelscope", lambda: single_repo("SmolLM2-135M")),
     Repo("testorg/gated-model", lambda: single_repo("SmolLM2-135M"), gated=True),
 ] + [Repo(f"hostile/{m}", lambda: single_repo("SmolLM2-135M"))
      for m in ("slow", "drop", "norange", "liar", "loop", "ratelimited", "flaky429", "flaky500")]}
@@ -274,6 +275,7 @@ class Stats:
     bytes = 0
     kinds = {}
     seen = {}  # per key counters for the flaky modes
+    revisions = {}  # ModelScope requests per Revision asked for
 
     @classmethod
     def add(cls, kind, n):
@@ -336,7 +338,8 @@ class Handler(BaseHTTPRequestHandler):
         parts = [urllib.parse.unquote(p) for p in u.path.split("/")[1:]]
         if u.path == "/_stats":
             with Stats.lock:
-                body = json.dumps({"requests": Stats.requests, "bytes": Stats.bytes, "kinds": Stats.kinds}).encode()
+                body = json.dumps({"requests": Stats.requests, "bytes": Stats.bytes, "kinds": Stats.kinds,
+                                   "revisions": Stats.revisions}).encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -344,11 +347,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         if u.path == "/_reset":
             with Stats.lock:
-                Stats.requests, Stats.bytes, Stats.kinds = 0, 0, {}
+                Stats.requests, Stats.bytes, Stats.kinds, Stats.revisions = 0, 0, {}, {}
             self.send_response(200)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if parts[:3] == ["api", "v1", "models"] and len(parts) == 6 and parts[5] == "commits":
+            return self.ms_commits(REPOS.get(parts[3] + "/" + parts[4]), q)
         if parts[:3] == ["api", "v1", "models"] and len(parts) >= 6 and parts[5] == "repo":
             return self.modelscope(REPOS.get(parts[3] + "/" + parts[4]), parts[6:], q)
         if parts[:2] == ["api", "models"] and len(parts) >= 6 and parts[4] in ("revision", "tree"):
@@ -442,12 +447,25 @@ class Handler(BaseHTTPRequestHandler):
                          f"?X-Xet-Cas-Uid=public&Expires=9999999999")
         self.send(302, b"x" * 64, h, kind="redirect")  # a small body, as the Hub's
 
+    def ms_commits(self, repo, q):
+        """ModelScope's commit history, newest first (modelscope hub/api.py list_repo_commits:
+        {"Code":200,"Data":{"Commit":[{"Id","ShortId","Title",...}]},"TotalCount"}). `testorg/old-modelscope`
+        plays a server without the route (404)."""
+        if repo is None or repo.name == "testorg/old-modelscope" or q.get("Ref", ["master"])[0] != "master":
+            return self.send(404, json.dumps({"Code": 10010205001, "Message": "not found"}).encode())
+        commit = {"Id": repo.sha, "ShortId": repo.sha[:8], "Title": "upload", "CommittedDate": 1733200000}
+        self.send(200, json.dumps({"Code": 200, "Data": {"Commit": [commit]}, "TotalCount": 1}).encode())
+
     def modelscope(self, repo, rest, q):
-        """ModelScope's API (hub-api.md §7): Code 200 in the body; files served directly, with Range."""
-        if repo is None or q.get("Revision", ["master"])[0] != "master":
+        """ModelScope's API (hub-api.md §7): Code 200 in the body; files served directly, with Range.
+        Revision is the branch or its commit; requests per Revision are counted in /_stats "revisions"."""
+        rev = q.get("Revision", ["master"])[0]
+        with Stats.lock:
+            Stats.revisions[rev] = Stats.revisions.get(rev, 0) + 1
+        if repo is None or rev not in ("master", repo.sha):
             return self.send(404, json.dumps({"Code": 10010205001, "Message": "model not found"}).encode())
         if rest == ["files"]:
-            files = [{"Name": n.rsplit("/", 1)[-1], "Path": n, "Type": "blob", "Size": f.size, "Revision": "master"}
+            files = [{"Name": n.rsplit("/", 1)[-1], "Path": n, "Type": "blob", "Size": f.size, "Revision": repo.sha}
                      for n, f in sorted(repo.files.items())]
             return self.send(200, json.dumps({"Code": 200, "Data": {"Files": files}, "Message": "success"}).encode())
         f = repo.files.get(q.get("FilePath", [""])[0])

@@ -312,6 +312,38 @@ TEST(Hub, LocalHuggingFaceCacheReadsWithoutNetwork) {
     EXPECT_EQ(count_params(*m).total, 134515008u);
 }
 
+// huggingface_hub's .no_exist/<commit>/<path> (hub-api.md §4): transformers' from_pretrained asked
+// for model.safetensors, then the index; the Hub answered 404 EntryNotFound to both and the cache
+// recorded it. The snapshot holds the config (a .bin-only repo). Both known absent: the repo has no
+// safetensors weights, which is all the Hub's listing would say, so no request is made.
+TEST(Hub, NoExistEntriesAreKnownAbsentWithoutRequests) {
+    const auto dir           = fresh_environment();
+    const fs::path repo      = dir / "hf" / "hub" / "models--someone--bin-only";
+    const std::string commit = "0123456789abcdef0123456789abcdef01234567"; // write_hf_cache's
+    write_hf_cache(dir / "hf" / "hub", "models--someone--bin-only", "config.json",
+                   fs::path(LLMPLAN_SOURCE_DIR) / "tests/hub/data/SmolLM2-135M.config.json");
+    const auto requests = [] { return fake_hub::get().stats()["requests"].get<std::uint64_t>(); };
+    // A config alone, online, with nothing known absent: the Hub is asked (it has no such repo).
+    EXPECT_FALSE(load_model("hf:someone/bin-only", quick()));
+    EXPECT_GT(requests(), 0u);
+    // Only model.safetensors known absent (a sharded repo whose index was not downloaded): still asked.
+    fs::create_directories(repo / ".no_exist" / commit);
+    std::ofstream(repo / ".no_exist" / commit / "model.safetensors").flush();
+    fake_hub::get().reset();
+    EXPECT_FALSE(load_model("hf:someone/bin-only", quick()));
+    EXPECT_GT(requests(), 0u);
+    // Both known absent: read from the cache alone.
+    std::ofstream(repo / ".no_exist" / commit / "model.safetensors.index.json").flush();
+    fake_hub::get().reset();
+    auto m = load_model("hf:someone/bin-only", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(requests(), 0u);
+    EXPECT_EQ(m->origin.kind, "hf-cache");
+    EXPECT_EQ(m->origin.commit, commit);
+    EXPECT_EQ(count_params(*m).total, 134515008u); // SmolLM2-135M's architecture, as in the tests above
+    EXPECT_EQ(m->source, weights_source::formula);
+}
+
 TEST(Hub, ModelScopeApiAndCache) {
     const auto dir = fresh_environment();
     auto m         = load_model("ms:testorg/SmolLM2-135M", quick());
@@ -319,6 +351,33 @@ TEST(Hub, ModelScopeApiAndCache) {
     EXPECT_EQ(m->origin.kind, "modelscope");
     EXPECT_EQ(count_params(*m).total, 134515008u);
     EXPECT_EQ(weights_bytes(*m), 2 * 134515008u);
+    // The branch resolved once to its newest commit (.../commits?Ref=master); the listing and the
+    // files then name the commit, never the branch.
+    const std::string sha = "a13a13e1d615ea533b21d9445ec1b0f8da66723a"; // sha1 of the repo name (fake_hub.py)
+    EXPECT_EQ(m->origin.revision, "master");
+    EXPECT_EQ(m->origin.commit, sha);
+    auto revs = fake_hub::get().stats()["revisions"];
+    EXPECT_FALSE(revs.contains("master")) << revs.dump();
+    EXPECT_EQ(revs.value(sha, 0), 3) << revs.dump(); // the listing, config.json, model.safetensors' header
+    // Again: only the commit lookup; offline: nothing, from llmplan's cache at that commit.
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/SmolLM2-135M", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(fake_hub::get().stats()["requests"], 1);
+    auto offline    = quick();
+    offline.offline = true;
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/SmolLM2-135M", offline);
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.commit, sha);
+    EXPECT_EQ(fake_hub::get().stats()["requests"], 0);
+    // A server without the commits route (404): unpinned, every request names the branch.
+    fake_hub::get().reset();
+    m = load_model("ms:testorg/old-modelscope", quick());
+    ASSERT_TRUE(m) << m.error().what();
+    EXPECT_EQ(m->origin.commit, "");
+    EXPECT_EQ(count_params(*m).total, 134515008u);
+    EXPECT_EQ(fake_hub::get().stats()["revisions"].value("master", 0), 3);
     m = load_model("ms:nobody/nothing", quick());
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::file_not_found) << m.error().what();
@@ -359,6 +418,53 @@ TEST(HubCli, InspectEstimateAndOffline) {
         EXPECT_EQ(r.status, 2) << args;
         EXPECT_TRUE(r.out.empty()) << args;
     }
+}
+
+/// The launch line of `engine` in the first candidate that has one.
+std::string launch_of(const nlohmann::json& plan, const std::string& engine) {
+    for (const auto& c : plan["candidates"])
+        if (c["launch"].contains(engine)) return c["launch"][engine].get<std::string>();
+    return {};
+}
+
+// A model read from the Hub is launched from the Hub: the engine fetches the same files by repo id.
+TEST(HubCli, LaunchLinesNameTheRepo) {
+    fresh_environment();
+    // GGUF, quant picked by llama.cpp's default (Q4_K_M): llama.cpp -hf ORG/NAME:QUANT (common/arg.cpp),
+    // Ollama FROM hf.co/ORG/NAME:QUANT after pulling it.
+    auto r = test::run_cli("plan hf:testorg/Llama-3.1-8B-Instruct-GGUF --hardware 'H100 SXM 80GB' --json");
+    ASSERT_EQ(r.status, 0);
+    auto j                  = nlohmann::json::parse(r.out);
+    const std::string llama = launch_of(j, "llama.cpp"), ollama = launch_of(j, "ollama");
+    EXPECT_NE(llama.find("llama-server -hf testorg/Llama-3.1-8B-Instruct-GGUF:Q4_K_M "), std::string::npos) << llama;
+    EXPECT_EQ(llama.find(" -m "), std::string::npos) << llama;
+    EXPECT_NE(ollama.find("ollama pull hf.co/testorg/Llama-3.1-8B-Instruct-GGUF:Q4_K_M && "), std::string::npos)
+        << ollama;
+    EXPECT_NE(ollama.find("FROM hf.co/testorg/Llama-3.1-8B-Instruct-GGUF:Q4_K_M\\n"), std::string::npos) << ollama;
+    r = test::run_cli("inspect hf:testorg/Llama-3.1-8B-Instruct-GGUF --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_EQ(nlohmann::json::parse(r.out)["model"]["origin"]["quant"], "Q4_K_M");
+    EXPECT_EQ(nlohmann::json::parse(r.out)["model"]["origin"]["repo"], "testorg/Llama-3.1-8B-Instruct-GGUF");
+    // The tag as asked (llama.cpp matches it case-insensitively), here a split quant.
+    r = test::run_cli("plan hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0 --hardware 'H100 SXM 80GB' --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(launch_of(nlohmann::json::parse(r.out), "llama.cpp").find("-hf testorg/Llama-3.1-8B-Instruct-GGUF:q8_0 "),
+              std::string::npos);
+    // Safetensors: vLLM names the repo; a revision other than main is pinned to its commit.
+    r = test::run_cli("plan hf:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
+    ASSERT_EQ(r.status, 0);
+    const std::string vllm = launch_of(nlohmann::json::parse(r.out), "vllm");
+    EXPECT_TRUE(vllm.starts_with("vllm serve testorg/SmolLM2-135M --tensor-parallel-size")) << vllm;
+    const std::string sha = "a13a13e1d615ea533b21d9445ec1b0f8da66723a"; // sha1 of the repo name (fake_hub.py)
+    r = test::run_cli("plan hf:testorg/SmolLM2-135M@" + sha + " --engine vllm --hardware 'H100 SXM 80GB' --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(launch_of(nlohmann::json::parse(r.out), "vllm").find("serve testorg/SmolLM2-135M --revision " + sha),
+              std::string::npos);
+    // ModelScope: vLLM fetches from there with VLLM_USE_MODELSCOPE=True (vllm/envs.py).
+    r = test::run_cli("plan ms:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_TRUE(launch_of(nlohmann::json::parse(r.out), "vllm")
+                    .starts_with("VLLM_USE_MODELSCOPE=True vllm serve testorg/SmolLM2-135M "));
 }
 
 } // namespace

@@ -168,6 +168,21 @@ result<std::vector<repo_file>> parse_ms_files(std::string_view text, std::string
     return out;
 }
 
+std::string parse_ms_head_commit(std::string_view text) {
+    const auto parsed = detail::parse_json_strict(text, "ModelScope commits", 0); // depth-bounded
+    if (!parsed || !parsed->is_object()) return {};
+    const json& doc = *parsed;
+    const auto code = doc.find("Code");
+    if (code == doc.end() || as_size(*code) != std::uint64_t{200}) return {};
+    const auto data = doc.find("Data");
+    if (data == doc.end() || !data->is_object()) return {};
+    const auto commits = data->find("Commit");
+    if (commits == data->end() || !commits->is_array() || commits->empty() || !(*commits)[0].is_object()) return {};
+    const auto id = (*commits)[0].find("Id");
+    if (id == (*commits)[0].end() || !id->is_string() || !is_commit(id->get<std::string>())) return {};
+    return id->get<std::string>();
+}
+
 std::optional<std::uint64_t> content_range_total(std::string_view v, std::uint64_t first) {
     if (!v.starts_with("bytes ")) return std::nullopt;
     v.remove_prefix(6);

@@ -66,6 +66,10 @@ result<std::vector<repo_file>> parse_tree_page(std::string_view json, std::strin
 std::string link_next(std::string_view link);
 /// ModelScope `/api/v1/models/{id}/repo/files`: {"Code":200,"Data":{"Files":[{"Path","Type","Size"}]}}.
 result<std::vector<repo_file>> parse_ms_files(std::string_view json, std::string_view label);
+/// ModelScope `/api/v1/models/{id}/commits?Ref=REV&PageSize=1` (modelscope hub/api.py
+/// list_repo_commits): {"Code":200,"Data":{"Commit":[{"Id":"<40 hex>",...}]}}, newest first. The
+/// newest commit's Id; "" when the answer holds none (hub-api.md §7 does not promise one).
+std::string parse_ms_head_commit(std::string_view json);
 /// "bytes FIRST-LAST/TOTAL" -> TOTAL; nullopt when not in that form.
 std::optional<std::uint64_t> content_range_total(std::string_view v, std::uint64_t first);
 
@@ -74,6 +78,7 @@ bool is_model_gguf(std::string_view path); ///< a .gguf that is not an mmproj/im
 struct gguf_choice {
     std::string first;            ///< the file (split: part 1) to read
     std::vector<std::string> all; ///< it and its split siblings
+    std::string tag;              ///< the quant tag that picked it ("Q4_K_M"); "" for a file name or the first file
 };
 result<gguf_choice> choose_gguf(const std::vector<std::string>& paths, std::string_view quant, std::string_view repo);
 
@@ -172,9 +177,10 @@ result<model_desc> read_repo(remote_repo& r, const std::vector<repo_file>& files
 
 /// A model from a local folder (a Hugging Face snapshot, a ModelScope download): nullopt when the
 /// folder does not hold enough to describe it (the quant or shards not downloaded; a config alone
-/// is enough only when offline).
+/// is enough when offline, or when `known_absent` (the Hugging Face cache's `.no_exist` entries)
+/// says the repo has neither model.safetensors nor its index).
 std::optional<result<model_desc>> read_local_dir(const std::string& dir, std::string_view quant, std::string_view repo,
-                                                 bool offline);
+                                                 bool offline, const std::vector<std::string>& known_absent = {});
 
 /// The whole lookup for a Hub name (caches, then the network).
 result<model_desc> load_hub_model(const model_name& name, const load_options& opt);

@@ -27,6 +27,18 @@ std::string read_small(const fs::path& p) {
     return s;
 }
 
+/// `.no_exist/<commit>/<path>`: empty files huggingface_hub writes after the Hub answered 404
+/// EntryNotFound for that path at that commit (hub-api.md §4): the paths known not to exist.
+std::vector<std::string> known_absent(const fs::path& dir) {
+    constexpr std::size_t max_entries = 10000; // transformers records a handful; bounds a strange folder
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end && out.size() < max_entries;
+         it.increment(ec))
+        if (it->is_regular_file(ec)) out.push_back(it->path().lexically_relative(dir).generic_string());
+    return out;
+}
+
 /// The Hugging Face cache (hub-api.md §4): models--ORG--NAME/refs/<rev> -> snapshots/<commit>/.
 std::optional<result<model_desc>> from_hf_cache(const model_name& n, const environment& env, bool offline) {
     if (env.hf_hub_cache.empty()) return std::nullopt;
@@ -46,9 +58,10 @@ std::optional<result<model_desc>> from_hf_cache(const model_name& n, const envir
     if (!safe_repo_path(rev) || !is_commit(commit)) return std::nullopt;
     const fs::path snap = repo_dir / "snapshots" / commit;
     if (!fs::is_directory(snap, ec)) return std::nullopt;
-    auto m = read_local_dir(snap.string(), n.quant, n.repo, offline);
+    auto m = read_local_dir(snap.string(), n.quant, n.repo, offline, known_absent(repo_dir / ".no_exist" / commit));
     if (m && *m) {
         (*m)->origin.kind     = "hf-cache";
+        (*m)->origin.repo     = n.repo;
         (*m)->origin.location = snap.string();
         (*m)->origin.revision = rev;
         (*m)->origin.commit   = commit;
@@ -70,6 +83,7 @@ std::optional<result<model_desc>> from_ms_cache(const model_name& n, const envir
         if (!m) continue;
         if (*m) {
             (*m)->origin.kind     = "modelscope-cache";
+            (*m)->origin.repo     = n.repo;
             (*m)->origin.location = dir.string();
             (*m)->origin.revision = n.revision;
         }
@@ -111,6 +125,22 @@ result<std::string> resolve_commit(session& s, const file_cache& cache, const mo
     return info->sha;
 }
 
+/// ModelScope: the newest commit on the revision (modelscope hub/api.py list_repo_commits, hub-api.md
+/// §7), "" when the server gives none (a 404 from a server without the route, an answer without an
+/// Id): then every request names the revision, as the modelscope SDK's do.
+result<std::string> resolve_ms_commit(session& s, const file_cache& cache, const model_name& n,
+                                      const std::string& rev) {
+    if (is_commit(rev)) return rev;
+    if (s.offline()) return cache.get_ref(rev).value_or(std::string());
+    const std::string url = fmt::format("{}/api/v1/models/{}/commits?Ref={}&PageNumber=1&PageSize=1", s.endpoint(),
+                                        n.repo, url_encode(rev, false));
+    auto r                = s.get(url, std::nullopt, max_info_bytes, {n.repo, rev, ""});
+    if (!r) return r.error().code == error_code::file_not_found ? result<std::string>(std::string()) : r.error();
+    std::string commit = parse_ms_head_commit(r->body);
+    if (!commit.empty()) cache.put_ref(rev, commit);
+    return commit;
+}
+
 } // namespace
 
 result<model_desc> load_hub_model(const model_name& n, const load_options& opt) {
@@ -137,11 +167,23 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
             return e;
         }
         commit = *c;
+    } else {
+        auto c = resolve_ms_commit(s, cache, n, rev);
+        if (!c) return c.error();
+        commit = *c;
     }
-    remote_repo repo(s, cache, n.kind, n.repo, rev, commit, opt.refresh);
-    auto files = list_files(repo, cache, opt.refresh);
+    // Requests and llmplan's cache name the commit; the revision where ModelScope gave none.
+    std::optional<remote_repo> repo;
+    repo.emplace(s, cache, n.kind, n.repo, rev, commit.empty() ? rev : commit, opt.refresh);
+    auto files = list_files(*repo, cache, opt.refresh);
+    if (!files && !hf && !commit.empty() && commit != rev && files.error().code == error_code::file_not_found) {
+        // A ModelScope server that names commits but takes only branch and tag names as Revision.
+        commit.clear();
+        repo.emplace(s, cache, n.kind, n.repo, rev, rev, opt.refresh);
+        files = list_files(*repo, cache, opt.refresh);
+    }
     if (!files) return files.error();
-    auto m = read_repo(repo, *files, n.quant, opt);
+    auto m = read_repo(*repo, *files, n.quant, opt);
     if (!m && m.error().code == error_code::access_denied && info.safetensors_total) {
         std::uint64_t bytes = 0; // what the listing shows of a repo whose files are refused
         for (const auto& f : *files)
@@ -152,6 +194,7 @@ result<model_desc> load_hub_model(const model_name& n, const load_options& opt) 
     }
     if (!m) return m;
     m->origin.kind          = hf ? "hub" : "modelscope";
+    m->origin.repo          = n.repo;
     m->origin.location      = s.endpoint() + "/" + n.repo;
     m->origin.revision      = rev;
     m->origin.commit        = commit;

@@ -75,6 +75,7 @@ result<gguf_choice> choose_gguf(const std::vector<std::string>& paths, std::stri
     if (models.empty())
         return make_error(error_code::file_not_found, "no GGUF model file in the repo", std::string(repo));
     std::optional<std::string> pick;
+    std::string picked_by;
     for (const auto& p : models) // a full file name as the tag (Ollama accepts it too)
         if (!quant.empty() && (lower(p) == lower(quant) || lower(base_name(p)) == lower(quant))) pick = p;
     std::vector<std::string_view> tags;
@@ -86,7 +87,8 @@ result<gguf_choice> choose_gguf(const std::vector<std::string>& paths, std::stri
         if (pick) break;
         for (const auto& p : models)
             if (names_quant(p, tag) && first_part(p)) {
-                pick = p;
+                pick      = p;
+                picked_by = tag;
                 break;
             }
     }
@@ -106,6 +108,7 @@ result<gguf_choice> choose_gguf(const std::vector<std::string>& paths, std::stri
     }
     gguf_choice c;
     c.first          = *pick;
+    c.tag            = picked_by;
     const auto split = parse_split(*pick);
     if (!split) {
         c.all = {*pick};

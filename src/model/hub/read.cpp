@@ -123,6 +123,7 @@ result<model_desc> read_gguf_repo(remote_repo& r, const std::map<std::string, st
     if (!m) return m;
     m->id           = r.repo();
     m->origin.files = choice->all;
+    m->origin.quant = choice->tag;
     return m;
 }
 
@@ -216,7 +217,7 @@ result<model_desc> read_repo(remote_repo& r, const std::vector<repo_file>& files
 }
 
 std::optional<result<model_desc>> read_local_dir(const std::string& dir, std::string_view quant, std::string_view repo,
-                                                 bool offline) {
+                                                 bool offline, const std::vector<std::string>& known_absent) {
     std::vector<std::string> paths;
     std::error_code ec;
     constexpr std::size_t max_entries = 100000; // a snapshot holds tens of files; bounds a strange folder
@@ -231,17 +232,28 @@ std::optional<result<model_desc>> read_local_dir(const std::string& dir, std::st
         if (!g && g.error().code == error_code::file_not_found) return std::nullopt; // a part not downloaded
         if (!g) return result<model_desc>(g.error());
         auto m = detail::model_from_gguf_file(*g, (fs::path(dir) / choice->first).string());
-        if (m) m->origin.files = choice->all;
+        if (m) {
+            m->origin.files = choice->all;
+            m->origin.quant = choice->tag;
+        }
         return m;
     }
     if (!quant.empty() || !l.config) return std::nullopt;
     const bool weights = std::any_of(paths.begin(), paths.end(), [](const std::string& p) {
         return p.find('/') == std::string::npos && p.ends_with(".safetensors");
     });
-    if (!weights && !offline) return std::nullopt; // a config alone: the Hub's headers are exact
+    // The Hub said (a 404 that huggingface_hub recorded in .no_exist, hub-api.md §4) that the repo has
+    // neither file transformers looks for first: it has no safetensors weights, as read_repo would
+    // find from the listing, so the config alone is the whole answer.
+    const auto absent = [&](std::string_view f) {
+        return std::find(known_absent.begin(), known_absent.end(), f) != known_absent.end();
+    };
+    const bool no_weights = !weights && absent("model.safetensors") && absent(index_name);
+    if (!weights && !offline && !no_weights) return std::nullopt; // a config alone: the Hub's headers are exact
     auto m = detail::load_model_dir(dir);
     if (!m && m.error().code == error_code::file_not_found) return std::nullopt; // shards not downloaded
     if (m) m->id = std::string(repo);
+    if (m && no_weights) m->notes.push_back("no safetensors weights in the repo: weights from the architecture");
     return m;
 }
 

@@ -1,0 +1,69 @@
+// Launch-line model arguments for models read from the Hugging Face Hub or ModelScope.
+#include "plan/launch_source.h"
+
+#include <array>
+#include <fmt/format.h>
+#include <string_view>
+
+namespace llmplan::detail {
+namespace {
+
+/// Where a model came from (model_origin::kind, set by src/model/hub/lookup.cpp) and what engines
+/// can fetch from there by repo id.
+struct origin_kind {
+    std::string_view kind;
+    bool hugging_face;         ///< llama.cpp -hf and Ollama hf.co/ fetch from the Hugging Face Hub
+    std::string_view branch;   ///< the default branch: a revision other than this is pinned
+    std::string_view vllm_env; ///< environment vLLM needs to fetch from there
+};
+// vLLM reads ModelScope repos when VLLM_USE_MODELSCOPE=True (vllm/envs.py); llama.cpp's -hf and
+// Ollama's hf.co/ names reach the Hugging Face Hub only (or the mirror HF_ENDPOINT names).
+constexpr std::array<origin_kind, 4> kinds{
+    {
+     {"hub", true, "main", ""},
+     {"hf-cache", true, "main", ""},
+     {"modelscope", false, "master", "VLLM_USE_MODELSCOPE=True "},
+     {"modelscope-cache", false, "master", "VLLM_USE_MODELSCOPE=True "},
+     }
+};
+
+const origin_kind* kind_of(const model_desc& m) {
+    if (m.origin.repo.empty()) return nullptr;
+    for (const auto& k : kinds)
+        if (k.kind == m.origin.kind) return &k;
+    return nullptr;
+}
+
+bool hub_gguf(const model_desc& m) {
+    const auto* k = kind_of(m);
+    return k && k->hugging_face && m.from_gguf && !m.origin.files.empty();
+}
+
+} // namespace
+
+std::string llama_model_arg(const model_desc& m, const std::string& file) {
+    if (!hub_gguf(m)) return "-m " + file;
+    // common/arg.cpp: -hf <user>/<model>[:quant]; --hf-file overrides the quant with a file of the repo.
+    if (!m.origin.quant.empty()) return fmt::format("-hf {}:{}", m.origin.repo, m.origin.quant);
+    return fmt::format("-hf {} --hf-file {}", m.origin.repo, m.origin.files.front());
+}
+
+std::string ollama_model(const model_desc& m, const std::string& file) {
+    // Ollama pulls hf.co/{user}/{repo}:{quant} (Hugging Face's "Use Ollama with any GGUF model" docs).
+    if (!hub_gguf(m) || m.origin.quant.empty()) return file;
+    return fmt::format("hf.co/{}:{}", m.origin.repo, m.origin.quant);
+}
+
+std::string vllm_model_arg(const model_desc& m) {
+    const auto* k = kind_of(m);
+    if (!k) return m.id;
+    const bool pinned = !m.origin.commit.empty() && !m.origin.revision.empty() && m.origin.revision != k->branch;
+    return pinned ? fmt::format("{} --revision {}", m.origin.repo, m.origin.commit) : m.origin.repo;
+}
+
+std::string vllm_env(const model_desc& m) {
+    const auto* k = kind_of(m);
+    return k ? std::string(k->vllm_env) : std::string();
+}
+
+} // namespace llmplan::detail

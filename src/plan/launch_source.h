@@ -1,0 +1,22 @@
+// The model argument of a launch line: a local file, or the Hub repo the model was read from, so
+// that the engine fetches the same files (engines' own Hub syntax, hub-api.md §6).
+#pragma once
+
+#include "llmplan/model_desc.h"
+
+#include <string>
+
+namespace llmplan::detail {
+
+/// llama.cpp: "-hf ORG/NAME:QUANT" for a GGUF read from the Hugging Face Hub or its cache (the tag
+/// picks the same file by llama.cpp's rule; "-hf ORG/NAME --hf-file PATH" when no tag picked it),
+/// else "-m FILE".
+std::string llama_model_arg(const model_desc& m, const std::string& file);
+/// Ollama's FROM: "hf.co/ORG/NAME:QUANT" for a Hub GGUF picked by a tag, else the file.
+std::string ollama_model(const model_desc& m, const std::string& file);
+/// vLLM: the repo id (m.id), with "--revision COMMIT" when a revision other than the default
+/// branch was asked for; ModelScope repos with VLLM_USE_MODELSCOPE=True before the command.
+std::string vllm_model_arg(const model_desc& m);
+std::string vllm_env(const model_desc& m);
+
+} // namespace llmplan::detail
