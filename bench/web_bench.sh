@@ -2,6 +2,8 @@
 # Load test of `llmplan serve` with wrk (Debian's `wrk`) on 127.0.0.1, for a bounded time:
 # requests/s, latency percentiles, errors, and the server's resident memory before and after.
 # Usage: bench/web_bench.sh [LLMPLAN] [SECONDS] [CONNECTIONS]   (defaults: build/llmplan 10 8)
+# wrk and the server share the machine: the load average (uptime) is printed beside each run, since
+# other work on the same cores lowers requests/s.
 set -euo pipefail
 LLMPLAN=${1:-build/llmplan}
 SECS=${2:-10}
@@ -18,16 +20,22 @@ rss() { awk '/VmRSS/ {print $2 * 1024}' "/proc/$pid/status"; }
 
 estimate="$base/api/estimate?model=Qwen/Qwen2.5-7B-Instruct&ctx=8192"
 plan="$base/api/plan?model=Qwen/Qwen2.5-7B-Instruct&ctx=8192&weights=q4_k_m"
-# Warm-up: the catalog and hardware tables are parsed on first use.
-curl -s -o /dev/null "$estimate"
-curl -s -o /dev/null "$plan"
+# Warm-up: the catalog entry and the hardware tables are parsed on first use, and each worker
+# thread's malloc arena grows to its working size during the first seconds of load (measured: 15.2 ->
+# 16.0 MB on the estimate route, then flat); the measured runs start after that.
+rss_cold=$(rss)
+wrk -t2 -c"$CONNS" -d2s "$estimate" > /dev/null
+wrk -t2 -c"$CONNS" -d2s "$plan" > /dev/null
+echo "server RSS at start ${rss_cold} bytes, after a 2 s warm-up of each route $(rss) bytes"
 
 run() { # name url seconds
     local before after
     before=$(rss)
     echo "== $1: wrk -t2 -c$CONNS -d${3}s --latency $2"
+    echo "load before: $(uptime)"
     wrk -t2 -c"$CONNS" -d"${3}s" --latency "$2" | tee /tmp/wrk.$$.txt
     after=$(rss)
+    echo "load after:  $(uptime)"
     echo "server RSS before ${before} bytes, after ${after} bytes"
     grep -q "Non-2xx\|Socket errors" /tmp/wrk.$$.txt && echo "ERRORS above" || echo "errors: 0"
     rm -f /tmp/wrk.$$.txt

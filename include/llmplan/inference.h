@@ -26,7 +26,11 @@ struct inference_params {
     std::uint64_t n_ubatch  = 512;
     bool flash_attn         = false;
     std::int64_t gpu_layers = -1; ///< -1: all layers on the GPU when the device is a GPU
-    bool mmap               = true;
+    /// --n-cpu-moe N: the routed experts of the first N layers stay in host RAM (llama.cpp
+    /// common/arg.cpp: an override of `blk\.(0..N-1)\.ffn_(up|down|gate)_exps` to the CPU buffer);
+    /// --cpu-moe is N = every layer. The attention, norms, router and shared experts stay on the GPU.
+    std::uint32_t cpu_moe_layers = 0;
+    bool mmap                    = true;
     // vLLM
     double gpu_memory_utilization        = 0.9;
     std::uint64_t max_num_seqs           = 0; ///< 0 = the release's default for the device (vllm_defaults)
@@ -64,6 +68,13 @@ struct inference_estimate {
     std::optional<accuracy_row> accuracy;
     std::vector<std::string> notes;
 };
+
+/// vLLM's tensor-parallel rule (vllm/config: "Total number of attention heads must be divisible by
+/// tensor parallel size"; QKVParallelLinear: KV heads divisible by tp, or tp a multiple of them, the
+/// KV heads then replicated). Every attention layer must pass.
+bool tensor_parallel_divides_heads(const model_desc& m, std::uint32_t tp);
+/// The largest tensor-parallel size <= gpus that divides `gpus` and passes the rule above (1 always does).
+std::uint32_t largest_tensor_parallel(const model_desc& m, std::uint32_t gpus);
 
 /// Check the options against the model and the engine (exit-2 errors in the CLI).
 status validate(const model_desc& m, const inference_params& p);

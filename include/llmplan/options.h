@@ -40,6 +40,8 @@ enum class option_id : std::uint8_t {
     ubatch,
     flash_attn,
     gpu_layers,
+    n_cpu_moe,
+    cpu_moe,
     mmap,
     gpu_memory_utilization,
     max_num_seqs,
@@ -88,6 +90,7 @@ enum class option_id : std::uint8_t {
     // check
     log,
     log_name,
+    kind,
 };
 
 /// How a value is written.

@@ -192,6 +192,15 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::gpu_layers:
         p.gpu_layers = v.i;
         break;
+    case id::n_cpu_moe: {
+        auto n = narrow(o, v.u);
+        if (!n) return n.error();
+        p.cpu_moe_layers = std::max(p.cpu_moe_layers, *n);
+        break;
+    }
+    case id::cpu_moe: // every layer: llama.cpp's --cpu-moe (cpu_moe_all in launch.cpp)
+        p.cpu_moe_layers = std::numeric_limits<std::uint32_t>::max();
+        break;
     case id::mmap:
         p.mmap = v.on;
         break;
@@ -354,6 +363,16 @@ status apply_plan(plan_request& r, const option_spec& o, const value& v) {
     case id::from:
         r.from = v.text;
         break;
+    case id::kind: {
+        std::vector<std::string> kinds;
+        split_list(v.text, kinds);
+        for (const auto& k : kinds) {
+            answer_kind a{};
+            if (!answer_kind_from_name(k, a)) return bad(o, fmt::format("\"{}\"; expected {}", k, o.values));
+            p.kinds |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(a));
+        }
+        break;
+    }
     default:
         break;
     }

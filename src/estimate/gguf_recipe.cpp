@@ -128,8 +128,10 @@ bool comes_before(const tensor_desc& u, const tensor_desc& t) {
 int count_before(const model_desc& m, const tensor_desc& t, kind k) {
     int n = 0;
     if (!m.tensors.empty()) {
+        // The order test first: it is integer and string compares, kind_of is substring searches
+        // (a plan asks this for every tensor of every candidate's recipe).
         for (const auto& u : m.tensors)
-            if (kind_of(u) == k && comes_before(u, t) && quantizable(u)) ++n;
+            if (comes_before(u, t) && kind_of(u) == k && quantizable(u)) ++n;
         return n;
     }
     const int end = std::min<int>(t.layer, static_cast<int>(m.layers.size()));
@@ -214,7 +216,16 @@ dtype fallback(dtype t, std::uint64_t ncols) {
     case dtype::q2_k:
     case dtype::q3_k:
     case dtype::iq4_xs:
+    case dtype::iq2_k: // ik_llama.cpp: its sub-5-bit types fall back to IQ4_NL like mainline's
+    case dtype::iq3_k:
+    case dtype::iq4_k:
         r = dtype::iq4_nl;
+        break;
+    case dtype::iq5_k:
+        r = dtype::q5_0;
+        break;
+    case dtype::iq6_k:
+        r = dtype::q8_0;
         break;
     case dtype::q4_k:
         r = dtype::q5_0;

@@ -187,9 +187,13 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
     // Asked for the checkpoint as it is: its tensors already carry their quantized bytes.
     const bool prequantized = asked.format == weight_format::native && is_prequantized(m);
     r.layer_bytes.assign(m.n_layer, 0);
+    r.layer_expert_bytes.assign(m.n_layer, 0);
     auto account = [&](const tensor_desc& t, std::uint64_t before) {
         const std::uint64_t added = r.quantized_bytes + r.unquantized_bytes - before;
-        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) r.layer_bytes[t.layer] += added;
+        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) {
+            r.layer_bytes[t.layer] += added;
+            if (is_expert(t.role)) r.layer_expert_bytes[t.layer] += added;
+        }
         if (t.role == tensor_role::token_embd) r.token_embd_bytes += added;
     };
     for (const auto& t : m.tensors) {
