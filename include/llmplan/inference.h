@@ -87,6 +87,10 @@ result<std::uint64_t> projector_file_bytes(const std::string& path);
 /// Add the other residents to e's devices: the draft model, the projector, the reserve (residents.cpp).
 status add_residents(const model_desc& m, const inference_params& p, inference_estimate& e);
 
+/// The constant state of one linear-attention layer for one sequence, as engine `e` stores it, on
+/// one of `shards` tensor-parallel ranks (0 for layers with KV; kv_cache.cpp).
+std::uint64_t state_layer_bytes(const layer_desc& l, engine_kind e, dtype act, std::uint32_t shards = 1);
+
 /// KV cache bytes of one layer for `cells` token slots (K and V rows in their dtypes).
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,
                              std::uint64_t cells);

@@ -60,6 +60,14 @@ enum class tensor_role : std::uint8_t {
     ffn_up_shexp,
     ffn_down_shexp,
     ffn_gate_inp_shexp,
+    // linear-attention / state-space mixers (llama.cpp's LLM_TENSOR_SSM_*: Gated DeltaNet, Mamba)
+    ssm_in,     ///< input projection (Qwen3-Next in_proj_qkvz; Mamba in_proj)
+    ssm_ba,     ///< Gated DeltaNet's beta/alpha projection (in_proj_ba)
+    ssm_conv1d, ///< depthwise causal convolution [channels, 1, kernel]
+    ssm_dt,     ///< per-head time-step bias
+    ssm_a,      ///< per-head decay (A_log)
+    ssm_norm,   ///< gated RMSNorm over one value head
+    ssm_out,    ///< output projection
     other,
     count
 };
@@ -94,8 +102,18 @@ struct layer_desc {
     bool is_moe              = false;
     bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
     bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
+    /// A linear-attention / state-space layer (attn = none): constant state per sequence, whatever
+    /// the context (src/model/recurrent.cpp reads it; kv_cache.cpp sizes it per engine).
+    struct recurrent_state {
+        std::uint64_t conv_channels = 0; ///< channels of the causal convolution (Gated DeltaNet: 2 key_dim + value_dim)
+        std::uint32_t conv_kernel   = 0; ///< its kernel width; engines keep kernel - 1 (or kernel) past inputs
+        std::uint64_t state_elems   = 0; ///< the recurrent state (Gated DeltaNet: v_heads x k_dim x v_dim)
+        std::uint32_t v_heads       = 0; ///< heads the state is split into (tensor parallel shards them)
+        std::uint64_t value_width   = 0; ///< v_heads x head_v_dim: the mixer's output width
+    } recurrent;
 
     [[nodiscard]] bool has_kv() const { return attn != attn_kind::none; }
+    [[nodiscard]] bool has_state() const { return recurrent.conv_kernel > 0 || recurrent.state_elems > 0; }
 };
 
 struct moe_desc {
@@ -192,6 +210,7 @@ struct model_desc {
     bool parallel_block            = false; ///< attention and FFN share one input norm (GPT-J, Phi-2, Falcon)
     bool post_norms                = false; ///< extra norms after attention and FFN (Gemma-2/3, OLMo-2)
     bool attn_sinks                = false; ///< learned per-head sink logits (gpt-oss)
+    bool attn_output_gate          = false; ///< q_proj also yields a per-head output gate: 2x its rows (Qwen3-Next)
     bool legacy_cache              = false; ///< remote-code generate(): tuple KV cache, all-position logits (Qwen-1)
     bool is_encoder                = false;
     bool has_output_norm           = true;

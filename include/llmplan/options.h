@@ -82,6 +82,7 @@ enum class option_id : std::uint8_t {
     max_nodes,
     top,
     from,
+    kind,
     // other residents of the device (residents.cpp)
     draft,
     mmproj,
@@ -90,7 +91,6 @@ enum class option_id : std::uint8_t {
     // check
     log,
     log_name,
-    kind,
 };
 
 /// How a value is written.

@@ -67,7 +67,9 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         const auto& l             = m.layers[i];
         const std::uint64_t cells = l.n_swa ? std::min(n_ctx, pad(l.n_swa * p.batch + n_ub, ctx_pad)) : n_ctx;
-        kv_layer[i]               = kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, cells);
+        // Linear-attention layers: one recurrent state slot per sequence (llama_memory_recurrent).
+        kv_layer[i] = kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, cells) +
+                      state_layer_bytes(l, engine_kind::llama_cpp, kv) * p.batch;
         kv_total += kv_layer[i];
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, 1);
     }

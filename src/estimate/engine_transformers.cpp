@@ -52,7 +52,9 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
         std::uint64_t s = 0;
         for (const auto& l : m.layers) {
             const std::uint64_t cells = l.n_swa ? std::min<std::uint64_t>(tokens, l.n_swa) : tokens;
-            s += kv_layer_bytes(m, l, engine_kind::transformers, kv, kv, cells) * b;
+            s += (kv_layer_bytes(m, l, engine_kind::transformers, kv, kv, cells) +
+                  state_layer_bytes(l, engine_kind::transformers, act)) *
+                 b; // linear layers: constant state
         }
         return s;
     };

@@ -120,11 +120,13 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
         const std::uint32_t count   = stage_layers[stage];
         std::uint64_t stage_weights = pp == 1 ? outside : (stage == 0 || stage + 1 == pp ? outside / 2 : 0);
         std::uint64_t kv_per_token  = 0; // per GPU: heads are split over the tensor-parallel ranks
+        std::uint64_t state_per_seq = 0; // linear-attention layers: one state slot per running sequence
         for (std::uint32_t il = first; il < first + count && il < m.layers.size(); ++il) {
             if (il < w.layer_bytes.size()) stage_weights += w.layer_bytes[il];
             layer_desc s = m.layers[il];
             s.n_head_kv  = std::max<std::uint32_t>(1, s.n_head_kv / tp); // KV heads replicate when fewer than ranks
             kv_per_token += kv_layer_bytes(m, s, engine_kind::vllm, kv, kv, 1);
+            state_per_seq += state_layer_bytes(s, engine_kind::vllm, act, tp);
         }
         if (w.layer_bytes.empty()) stage_weights = w.bytes / pp;
         for (std::uint32_t g = 0; g < tp; ++g) {
@@ -136,16 +138,19 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
                 const auto budget =
                     static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
                 const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
-                const std::uint64_t blocks =
-                    pool > 0 && kv_per_token ? static_cast<std::uint64_t>(pool) / (kv_per_token * block_tokens) : 0;
-                d.parts.kv_cache = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
+                // The batch's linear-attention states come out of the same pool before its KV blocks.
+                const std::int64_t kv_pool = pool - static_cast<std::int64_t>(state_per_seq * p.batch);
+                const std::uint64_t blocks = kv_pool > 0 && kv_per_token
+                                                 ? static_cast<std::uint64_t>(kv_pool) / (kv_per_token * block_tokens)
+                                                 : 0;
+                d.parts.kv_cache           = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
                 // The engine's capacity is the smallest of every GPU's (each stage must hold every token).
                 const std::uint64_t cap = blocks * block_tokens;
                 pool_tokens             = stage == 0 && g == 0 ? cap : std::min(pool_tokens, cap);
                 if (pool <= 0) d.notes.push_back("no memory left for KV blocks: vLLM stops at start-up");
             } else {
                 // Unknown device memory: the pool the requested sequences need.
-                d.parts.kv_cache = kv_per_token * p.ctx * p.batch;
+                d.parts.kv_cache = (kv_per_token * p.ctx + state_per_seq) * p.batch;
                 d.notes.push_back("device memory unknown (--device-memory): kv_cache is what ctx x batch needs, "
                                   "not vLLM's whole pool");
             }

@@ -63,6 +63,10 @@ arch_row{"baichuan",    fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // EXAONE 4 (modeling_exaone4.py): the same block shape as OLMo 2 (q_norm/k_norm, post-attention
 // and post-feedforward norms, no pre-norms), sliding/full per layer_types.
 arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
+// Qwen3-Next (modeling_qwen3_next.py): Qwen3-MoE blocks with a gated shared expert (Qwen2-MoE style),
+// q/k norms, attention whose q_proj also yields an output gate, and Gated DeltaNet layers in
+// between (model/recurrent.cpp, from layer_types / full_attention_interval).
+arch_row{"qwen3_next",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false},
 };
 // clang-format on
 
@@ -98,7 +102,7 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4";
+           "exaone4, qwen3_next";
 }
 
 } // namespace llmplan::detail

@@ -7,6 +7,7 @@
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
 #include "model/quant_config.h"
+#include "model/recurrent.h"
 #include "model/vision.h"
 
 #include <array>
@@ -337,6 +338,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         if (auto s = fill_deci_layers(m, r); !s) return s.error();
     }
     if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();
+    if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
         apply_swa(m, r, row->swa, *n_swa);
 

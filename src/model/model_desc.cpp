@@ -52,6 +52,13 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
     {tensor_role::ffn_up_shexp,       "ffn_up_shexp",       true,  false},
     {tensor_role::ffn_down_shexp,     "ffn_down_shexp",     true,  false},
     {tensor_role::ffn_gate_inp_shexp, "ffn_gate_inp_shexp", false, false},
+    {tensor_role::ssm_in,             "ssm_in",             true,  false},
+    {tensor_role::ssm_ba,             "ssm_ba",             true,  false},
+    {tensor_role::ssm_conv1d,         "ssm_conv1d",         false, false},
+    {tensor_role::ssm_dt,             "ssm_dt",             false, false},
+    {tensor_role::ssm_a,              "ssm_a",              false, false},
+    {tensor_role::ssm_norm,           "ssm_norm",           false, false},
+    {tensor_role::ssm_out,            "ssm_out",            true,  false},
     {tensor_role::other,              "other",              false, false},
 }};
 // clang-format on

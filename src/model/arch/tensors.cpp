@@ -46,10 +46,28 @@ class builder {
     model_desc& m_;
 };
 
+/// A Gated DeltaNet mixer (transformers modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz
+/// [2 key_dim + 2 value_dim, e], in_proj_ba [2 v_heads, e], conv1d [conv_dim, 1, kernel] without bias,
+/// dt_bias and A_log [v_heads], a gated RMSNorm over one value head, out_proj [e, value_dim].
+void linear_attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
+    const auto& r               = l.recurrent;
+    const std::uint64_t e       = m.n_embd;
+    const std::uint64_t value   = r.value_width;
+    const std::uint64_t key_dim = r.conv_channels > value ? (r.conv_channels - value) / 2 : 0;
+    b.linear(tensor_role::ssm_in, il, 2 * key_dim + 2 * value, e, false);
+    b.linear(tensor_role::ssm_ba, il, 2 * std::uint64_t{r.v_heads}, e, false);
+    b.add(tensor_role::ssm_conv1d, il, {r.conv_channels, 1, r.conv_kernel});
+    b.add(tensor_role::ssm_dt, il, {r.v_heads}, true);
+    b.add(tensor_role::ssm_a, il, {r.v_heads});
+    b.add(tensor_role::ssm_norm, il, {r.v_heads ? value / r.v_heads : 0});
+    b.linear(tensor_role::ssm_out, il, e, value, false);
+}
+
 void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
     const std::uint64_t e = m.n_embd;
     if (l.attn == attn_kind::none) {
         if (l.attn_linear) b.linear(tensor_role::attn_output, il, e, e, false);
+        if (l.has_state()) linear_attention(b, m, l, il);
         return;
     }
     const std::uint64_t q_out = std::uint64_t{l.n_head} * l.head_dim_k;
@@ -73,7 +91,8 @@ void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
     } else if (m.fused_qkv) {
         b.linear(tensor_role::attn_qkv, il, q_out + k_out + v_out, e, m.attn_qkv_bias);
     } else {
-        b.linear(tensor_role::attn_q, il, q_out, e, m.attn_qkv_bias);
+        // Qwen3NextAttention: q_proj yields the queries and a sigmoid gate per head (2x rows).
+        b.linear(tensor_role::attn_q, il, m.attn_output_gate ? 2 * q_out : q_out, e, m.attn_qkv_bias);
         b.linear(tensor_role::attn_k, il, k_out, e, m.attn_qkv_bias);
         b.linear(tensor_role::attn_v, il, v_out, e, m.attn_qkv_bias);
     }
@@ -138,7 +157,7 @@ void generate_tensors(model_desc& m) {
         const int il  = static_cast<int>(i);
         // Norms per layer: 1 (parallel block), 2 (pre-attention, pre-FFN), 4 (Gemma sandwich).
         // DeciLM drops the norm of a no-op sub-block.
-        const bool attn_present = l.has_kv() || l.attn_linear;
+        const bool attn_present = l.has_kv() || l.attn_linear || l.has_state();
         const bool ffn_present  = l.is_moe || l.n_ff > 0 || l.ffn_linear;
         if (attn_present || m.n_norm_per_layer == 1) b.norm(tensor_role::attn_norm, il, e);
         attention(b, m, l, il);
