@@ -6,6 +6,7 @@
 #include "llmplan/estimate.h"
 #include "llmplan/weights.h"
 
+#include <memory>
 #include <optional>
 
 namespace llmplan {
@@ -38,6 +39,11 @@ struct inference_params {
     /// vLLM --pipeline-parallel-size: `gpus` = tensor parallel x this; each stage holds a contiguous
     /// run of layers (how vLLM spans nodes: TP inside a node, PP across nodes).
     std::uint32_t pipeline_parallel = 1;
+    // Every other resident of the device, in one budget (residents.cpp):
+    std::shared_ptr<const model_desc> draft;   ///< --draft MODEL: speculative decoding's draft, same engine and device
+    std::optional<std::uint64_t> mmproj_bytes; ///< --mmproj FILE: a llama.cpp projector GGUF's tensor bytes
+    std::uint32_t image_size    = 0;           ///< --image-size: pixels per side of one image (VLM encoders)
+    std::uint64_t reserve_bytes = 0;           ///< --reserve SIZE: memory other processes hold on each device
 };
 
 struct inference_estimate {
@@ -74,6 +80,12 @@ std::uint32_t largest_tensor_parallel(const model_desc& m, std::uint32_t gpus);
 status validate(const model_desc& m, const inference_params& p);
 
 result<inference_estimate> estimate_inference(const model_desc& m, const inference_params& p);
+
+/// A --mmproj file's weight bytes: the sum of the GGUF's tensor sizes (errors name the file).
+result<std::uint64_t> projector_file_bytes(const std::string& path);
+
+/// Add the other residents to e's devices: the draft model, the projector, the reserve (residents.cpp).
+status add_residents(const model_desc& m, const inference_params& p, inference_estimate& e);
 
 /// KV cache bytes of one layer for `cells` token slots (K and V rows in their dtypes).
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,

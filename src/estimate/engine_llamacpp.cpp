@@ -163,6 +163,12 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
             d.parts.kv_cache += kv_layer[i];
         }
         if (g == gpus - 1 && all_on_gpu) d.parts.weights += globals_other;
+        // A tied output matrix is the token embedding, which stays in host memory: the loader creates
+        // a second copy of it in the output layer's GPU buffer (llama_model::load_tensors,
+        // TENSOR_DUPLICATED reuses a tensor only within the same buffer type). gemma-3-27b Q4_K_M,
+        // -ngl 99: the buffers sum to the file + its 1.16 GB Q6_K token_embd
+        // (truth/llamacpp_issue_logs.json).
+        if (g == gpus - 1 && all_on_gpu && m.tied_embd) d.parts.weights += w.token_embd_bytes;
         // every backend reserves a graph buffer for its share; the head's logits on the last one
         d.parts.compute = g == gpus - 1 ? compute : compute_no_head;
         if (!all_on_gpu && g == gpus - 1 && p.device == device_kind::cuda && n_ub >= offload_min_batch)

@@ -121,6 +121,7 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
     r->engine_range   = behaviour_of(p.engine, p.version).range;
     r->weight_class   = weight_class(w->bytes, count_params(m).total);
     r->accuracy       = measured_accuracy(p.engine, p.device, r->weight_class);
+    if (auto s = add_residents(m, p, *r); !s) return s.error();
     // On disk: the files when we read them; else the weights as the asked format stores them.
     r->disk_bytes = m.file_bytes && p.weights.format == weight_format::native ? m.file_bytes : w->bytes;
     return r;
