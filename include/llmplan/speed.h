@@ -143,6 +143,18 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
 double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
                                    const chip_rates& gpu, double host_bw);
 
+/// PCIe 4.0 x16: 32 GB/s a direction (PCI-SIG), about 25 GB/s reached by host-to-device copies of
+/// pinned memory (80%, as CUDA's bandwidthTest shows on such links).
+inline constexpr double pcie_copy_bytes_per_s = 25e9;
+/// llama.cpp prefill with weights in RAM (-ngl below n_layer, --n-cpu-moe): for a batch of 32 tokens
+/// or more the scheduler copies each CPU-resident weight to the GPU and multiplies there
+/// (ggml_backend_sched offload_op), once per ubatch: the copy of those bytes over PCIe adds to each
+/// ubatch of min(n_ubatch, prompt) tokens. (ik_llama.cpp PR 841: gpt-oss-20b with every expert in RAM
+/// on an RTX 4080 prefills 2215 tokens/s, where 12 GB of experts over PCIe at 2048-token batches
+/// allows at most ~4300.)
+double offload_prefill_tokens_per_s(double gpu_prefill_tokens_per_s, const inference_estimate& e,
+                                    const inference_params& p, std::uint64_t prompt);
+
 /// Tokens/s of one generate call timed as a whole, the way benchmarks such as Qwen's speed tables do
 /// (output tokens / (prefill + decode) seconds): prefill of `prompt` tokens, then `output` decode steps
 /// taken at the average context prompt + output / 2. `d` gives bandwidth and FLOP/s (one device;

@@ -301,9 +301,11 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     }
     const std::uint64_t prompt_tokens = p.prompt ? p.prompt : p.ctx;
     c.prefill_tokens_per_s            = prefill_tokens_per_s(m, p, chip, parallel, prompt_tokens);
-    const double prompt               = static_cast<double>(prompt_tokens) * static_cast<double>(p.batch);
-    c.ttft_s                          = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
-    const double per_request          = c.decode_tokens_per_s / static_cast<double>(p.batch);
+    if (host_part && est)
+        c.prefill_tokens_per_s = offload_prefill_tokens_per_s(c.prefill_tokens_per_s, *est, p, prompt_tokens);
+    const double prompt      = static_cast<double>(prompt_tokens) * static_cast<double>(p.batch);
+    c.ttft_s                 = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
+    const double per_request = c.decode_tokens_per_s / static_cast<double>(p.batch);
     // Unknown speed is not "fast enough", and an unknown prefill rate is not a short first-token wait.
     c.meets_speed = c.decode_tokens_per_s > 0 && c.prefill_tokens_per_s > 0 && per_request >= o.min_tokens_per_s &&
                     c.ttft_s <= o.max_ttft_s;

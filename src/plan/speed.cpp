@@ -359,6 +359,20 @@ double generation_tokens_per_s(const model_desc& m, const inference_estimate& e,
                : 0;
 }
 
+double offload_prefill_tokens_per_s(double gpu_prefill_tokens_per_s, const inference_estimate& e,
+                                    const inference_params& p, std::uint64_t prompt) {
+    constexpr std::uint64_t offload_min_batch = 32; // ggml-cuda's op-offload threshold (engine_llamacpp.cpp)
+    const std::uint64_t ubatch                = std::min(p.n_ubatch, std::max<std::uint64_t>(1, prompt));
+    if (gpu_prefill_tokens_per_s <= 0 || ubatch < offload_min_batch) return gpu_prefill_tokens_per_s;
+    double host = 0;
+    for (const auto& dev : e.devices)
+        if (dev.kind == device_kind::cpu)
+            host +=
+                std::max(0.0, static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes));
+    const double copy_s_per_token = host / pcie_copy_bytes_per_s / static_cast<double>(ubatch);
+    return 1.0 / (1.0 / gpu_prefill_tokens_per_s + copy_s_per_token);
+}
+
 double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
                                    const chip_rates& gpu, double host_bw) {
     // A token reads only its routed experts (n_expert_used of n_expert), wherever they live; every

@@ -1,0 +1,65 @@
+// `llmplan plan`: the short answer per kind first, the long table after, within 100 columns; the
+// JSON's answers, findings and fit_options; the new options refused by name when they cannot apply.
+#include "cli_run.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using llmplan::test::run_cli;
+
+TEST(cli_plan_answers, summary_first_then_a_table_within_100_columns) {
+    const auto r = run_cli("plan qwen2.5-7b --weights q4_k_m --offline");
+    ASSERT_EQ(r.status, 0);
+    const auto summary = r.out.find("best of each kind");
+    const auto units   = r.out.find("memory in GiB (2^30 bytes)");
+    const auto table   = r.out.find("\nhardware ");
+    ASSERT_NE(summary, std::string::npos);
+    ASSERT_NE(table, std::string::npos);
+    EXPECT_LT(summary, table);
+    EXPECT_LT(units, table);
+    std::istringstream lines(r.out.substr(table + 1));
+    for (std::string line; std::getline(lines, line);)
+        EXPECT_LE(line.size(), 100u) << line;
+}
+
+TEST(cli_plan_answers, json_answers_name_their_kind_and_reasons_as_codes) {
+    const auto r = run_cli("plan qwen2.5-7b --weights q4_k_m --kind laptop,cloud --offline --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["answers"].size(), 2u);
+    EXPECT_EQ(j["answers"][0]["kind"], "laptop");
+    EXPECT_EQ(j["answers"][1]["kind"], "cloud");
+    for (const auto& a : j["answers"]) {
+        ASSERT_FALSE(a["why"].empty());
+        EXPECT_TRUE(a["why"][0].contains("code"));
+        EXPECT_TRUE(a["why"][0].contains("text"));
+        const auto& c = j["candidates"][a["index"].get<std::size_t>()];
+        EXPECT_EQ(c["hardware"], a["hardware"]);
+    }
+    for (const auto& c : j["candidates"]) {
+        EXPECT_TRUE(c.contains("findings"));
+        EXPECT_TRUE(c.contains("fit_options"));
+        if (c["kind"] != "local")
+            EXPECT_TRUE(c["kind"] == "cloud" || c["answer_kinds"].dump().find("laptop") != std::string::npos)
+                << c["hardware"];
+    }
+}
+
+TEST(cli_plan_answers, new_options_that_cannot_apply_exit_2) {
+    EXPECT_EQ(run_cli("plan qwen2.5-7b --kind phone --offline").status, 2);
+    // a dense model has no experts to keep in RAM
+    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine llama.cpp --n-cpu-moe 4 --offline").status, 2);
+    // --cpu-moe configures llama.cpp
+    EXPECT_EQ(run_cli("estimate Qwen/Qwen3-30B-A3B --engine vllm --cpu-moe --offline").status, 2);
+    // vLLM cannot split 28 heads over 3 GPUs
+    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine vllm --gpus 3 --offline").status, 2);
+    const auto ok =
+        run_cli("estimate Qwen/Qwen3-30B-A3B --engine llama.cpp --weights q4_k_m --cpu-moe --offline --json");
+    EXPECT_EQ(ok.status, 0);
+}
+
+} // namespace
