@@ -182,7 +182,7 @@ TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
     // (AMD's figure for the part). 405B in bf16 (812 GB) cannot fit; 8B in bf16 (16 GB) can.
     const auto* cpu = &hardware_row("Ryzen 9 7950X");
     ASSERT_TRUE(cpu->host_memory_bytes.has_value());
-    EXPECT_EQ(*cpu->host_memory_bytes, 192'000'000'000ull);
+    EXPECT_EQ(*cpu->host_memory_bytes, 192ull << 30); // DIMMs are binary: 48 GB = 48 GiB
     EXPECT_FALSE(make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
                      .candidates.front()
                      .fits);
