@@ -1,5 +1,6 @@
 // Speed of reading model descriptions and of the estimates (see bench/README.md for results).
 #include "gguf_writer.h"
+#include "llmplan/api.h"
 #include "llmplan/gguf.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
@@ -131,6 +132,29 @@ void train_plan_catalog(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
 }
 BENCHMARK(train_plan_catalog)->Unit(benchmark::kMillisecond);
+
+// What `llmplan serve` does per request, without HTTP: the front door's answer() for the routes
+// bench/web_bench.sh drives (a catalog id, options as the query gives them, JSON bytes out).
+void api_estimate(benchmark::State& state) {
+    const std::vector<std::pair<std::string, std::string>> q{
+        {"model", "Qwen/Qwen2.5-7B-Instruct"},
+        {"ctx",   "8192"                    }
+    };
+    for (auto _ : state)
+        benchmark::DoNotOptimize(answer("estimate", q));
+}
+BENCHMARK(api_estimate)->Unit(benchmark::kMicrosecond);
+
+void api_plan(benchmark::State& state) {
+    const std::vector<std::pair<std::string, std::string>> q{
+        {"model",   "Qwen/Qwen2.5-7B-Instruct"},
+        {"ctx",     "8192"                    },
+        {"weights", "q4_k_m"                  }
+    };
+    for (auto _ : state)
+        benchmark::DoNotOptimize(answer("plan", q));
+}
+BENCHMARK(api_plan)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

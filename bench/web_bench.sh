@@ -2,6 +2,8 @@
 # Load test of `llmplan serve` with wrk (Debian's `wrk`) on 127.0.0.1, for a bounded time:
 # requests/s, latency percentiles, errors, and the server's resident memory before and after.
 # Usage: bench/web_bench.sh [LLMPLAN] [SECONDS] [CONNECTIONS]   (defaults: build/llmplan 10 8)
+# wrk and the server share the machine: the load average (uptime) is printed beside each run, since
+# other work on the same cores lowers requests/s.
 set -euo pipefail
 LLMPLAN=${1:-build/llmplan}
 SECS=${2:-10}
@@ -26,8 +28,10 @@ run() { # name url seconds
     local before after
     before=$(rss)
     echo "== $1: wrk -t2 -c$CONNS -d${3}s --latency $2"
+    echo "load before: $(uptime)"
     wrk -t2 -c"$CONNS" -d"${3}s" --latency "$2" | tee /tmp/wrk.$$.txt
     after=$(rss)
+    echo "load after:  $(uptime)"
     echo "server RSS before ${before} bytes, after ${after} bytes"
     grep -q "Non-2xx\|Socket errors" /tmp/wrk.$$.txt && echo "ERRORS above" || echo "errors: 0"
     rm -f /tmp/wrk.$$.txt

@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, 8> commands{"inspect", "estimate", "plan"
 constexpr std::array<std::string_view, 5> upload_commands{"inspect", "estimate", "plan", "sweep", "why"};
 // Options whose value is a model: over the API a catalog id only, never a path or a download.
 constexpr std::array<std::string_view, 2> model_options{"model", "from"};
-// Options that name a file on the server's disk: refused over the API.
+// Options that name a file on the server's disk: refused over the API. So is `probe` (hardware): it
+// would make the server measure its memory bandwidth (a second of work) and write its cache file.
 constexpr std::array<std::string_view, 1> file_options{"hardware-file"};
 // Options of the request itself (the uploaded file's name and size), not of the command.
 constexpr std::array<std::string_view, 2> upload_options{"file-name", "file-size"};
@@ -31,17 +32,21 @@ template <std::size_t N> bool in(const std::array<std::string_view, N>& a, std::
     return std::find(a.begin(), a.end(), s) != a.end();
 }
 
-// Refuses what would make the server read a file or the network; nullopt when the query is fine.
-std::optional<std::string> refuse(const query& q, bool uploaded) {
+// Refuses what would make the server read a file, or the network unless the Hub is enabled; nullopt
+// when the query is fine. With the Hub, a MODEL outside the catalog goes to the library, which
+// refuses a path (request.cpp, looks_like_path) and reads a Hub name.
+std::optional<std::string> refuse(const query& q, bool uploaded, const api_policy& policy) {
     for (const auto& [k, v] : q) {
+        if (k == "probe")
+            return std::string("probe: measures the server's memory bandwidth; run `llmplan hardware --probe` on it");
         if (in(file_options, k))
             return fmt::format("{}: names a file on the server; the API never reads a file-system path", k);
         if (in(upload_options, k) && !uploaded) return fmt::format("{}: only with a POSTed model", k);
         if (!in(model_options, k)) continue;
         if (uploaded && k == "model") return std::string("model: not with a POSTed model (the body is the model)");
-        if (!find_in_catalog(v))
-            return fmt::format("{}: \"{}\"; expected a catalog id (see /api/models); the API never reads a "
-                               "file-system path or the network",
+        if (!policy.hub && !find_in_catalog(v))
+            return fmt::format("{}: \"{}\"; expected a catalog id (see /api/models), or a Hub name when the server "
+                               "runs with --hub; the API never reads a file-system path",
                                k, v);
     }
     return std::nullopt;
@@ -51,10 +56,19 @@ api_reply from(api_response r) {
     return {r.status, std::move(r.body)};
 }
 
-api_reply ask(std::string_view command, const query& q) {
-    if (command == "sweep") return from(sweep(q));
-    if (command == "why") return from(why(q));
-    return from(answer(command, q));
+// The library's sources for a request: never a path; the network only with --hub.
+load_options sources(const api_policy& policy) {
+    load_options o = api_sources();
+    o.offline      = !policy.hub;
+    o.progress     = false;
+    return o;
+}
+
+api_reply ask(std::string_view command, const query& q, const api_policy& policy) {
+    const load_options o = sources(policy);
+    if (command == "sweep") return from(sweep(q, o));
+    if (command == "why") return from(why(q, o));
+    return from(answer(command, q, o));
 }
 
 // The uploaded file's name for messages and launch lines: its last path component, printable ASCII.
@@ -68,11 +82,11 @@ std::string clean_name(std::string_view name) {
 
 // The commands with a model held in memory: MODEL names the file (for messages); load_model returns
 // the uploaded description (load.h, load_options::uploaded) without reading anything.
-api_reply ask_with_model(std::string_view command, query q, const std::string& name, const model_desc& m) {
+api_reply ask_with_model(std::string_view command, query q, const std::string& name, const model_desc& m,
+                         const api_policy& policy) {
     q.emplace_back("model", name);
-    load_options uploaded;
-    uploaded.allow_paths = false;
-    uploaded.uploaded    = &m;
+    load_options uploaded = sources(policy);
+    uploaded.uploaded     = &m;
     if (command == "sweep") return from(sweep(q, uploaded));
     if (command == "why") return from(why(q, uploaded));
     return from(answer(command, q, uploaded));
@@ -91,17 +105,17 @@ bool is_api_command(std::string_view command) {
     return in(commands, command);
 }
 
-api_reply answer_get(std::string_view command, const query& q) {
-    if (auto why_not = refuse(q, false)) return {400, error_body(*why_not)};
-    return ask(command, q);
+api_reply answer_get(std::string_view command, const query& q, const api_policy& policy) {
+    if (auto why_not = refuse(q, false, policy)) return {400, error_body(*why_not)};
+    return ask(command, q, policy);
 }
 
-api_reply answer_post(std::string_view command, const query& q, std::string_view body) {
+api_reply answer_post(std::string_view command, const query& q, std::string_view body, const api_policy& policy) {
     if (!in(upload_commands, command))
         return {400, error_body(fmt::format("POST /api/{}: a model body is taken by inspect, estimate, plan, sweep "
                                             "and why",
                                             command))};
-    if (auto why_not = refuse(q, true)) return {400, error_body(*why_not)};
+    if (auto why_not = refuse(q, true, policy)) return {400, error_body(*why_not)};
     std::string name        = "upload";
     std::uint64_t file_size = 0;
     query rest;
@@ -117,7 +131,7 @@ api_reply answer_post(std::string_view command, const query& q, std::string_view
     }
     auto m = load_model_bytes(body, name, file_size);
     if (!m) return {400, error_body(m.error().what())};
-    return ask_with_model(command, std::move(rest), name, *m);
+    return ask_with_model(command, std::move(rest), name, *m, policy);
 }
 
 } // namespace llmplan::web

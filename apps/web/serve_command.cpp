@@ -19,6 +19,9 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "worker threads (each open connection holds one)")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
+    cmd->add_flag("--hub", o->api.hub,
+                  "MODEL over the API may also be a Hub name (hf:ORG/NAME, ms:ORG/NAME), read with this "
+                  "machine's Hub settings and caches; otherwise catalog ids only, and no network");
     cmd->callback([o] {
         if (!is_loopback(o->host))
             std::fprintf(stderr,

@@ -1,6 +1,7 @@
 // `llmplan serve`: the HTTP server for the page and its API (cpp-httplib).
 #pragma once
 
+#include "api_routes.h"
 #include "llmplan/load_bytes.h"
 
 #include <chrono>
@@ -25,6 +26,7 @@ struct server_options {
     /// Most requests one keep-alive connection may carry before it is closed (cpp-httplib's default is 5;
     /// a page that follows a slider sends many).
     std::size_t keep_alive_max_requests = 10000;
+    api_policy api; ///< --hub: Hub names as MODEL
 };
 
 /// true for the addresses only this machine can reach: 127.0.0.0/8, ::1, localhost.

@@ -47,10 +47,18 @@ inline load_options api_sources() {
 /// cache, the local ModelScope cache, then the Hub unless offline).
 result<model_desc> load_model(std::string_view spec, const load_options& options = {});
 
+/// Where a catalog model's config came from (data/models/sources.json, written from SOURCES.md).
+struct catalog_source {
+    std::string kind;     ///< "copy" (a public file), "sibling" (shares a proven-equal config) or "seed"
+    std::string origin;   ///< "repo path @ commit", or the catalog id whose config it shares
+    std::string evidence; ///< the check made, or the evidence that the shapes are equal
+};
+
 struct catalog_entry {
     std::string id;          ///< "Qwen/Qwen2.5-7B-Instruct"
     std::string alias;       ///< "qwen2.5-7b-instruct"
     std::string config_path; ///< embedded path, "models/Qwen--Qwen2.5-7B-Instruct/config.json"
+    catalog_source source;
 };
 
 /// The built-in catalog (configs compiled into the binary from data/models/).

@@ -128,8 +128,10 @@ bool comes_before(const tensor_desc& u, const tensor_desc& t) {
 int count_before(const model_desc& m, const tensor_desc& t, kind k) {
     int n = 0;
     if (!m.tensors.empty()) {
+        // The order test first: it is integer and string compares, kind_of is substring searches
+        // (a plan asks this for every tensor of every candidate's recipe).
         for (const auto& u : m.tensors)
-            if (kind_of(u) == k && comes_before(u, t) && quantizable(u)) ++n;
+            if (comes_before(u, t) && kind_of(u) == k && quantizable(u)) ++n;
         return n;
     }
     const int end = std::min<int>(t.layer, static_cast<int>(m.layers.size()));

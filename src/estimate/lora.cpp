@@ -40,6 +40,28 @@ constexpr std::array<target_row, 14> target_table{{
 }};
 // clang-format on
 
+// Modules PEFT trains whole (LoraConfig.modules_to_save): Qwen-1's finetune.py saves ["wte", "lm_head"]
+// when LoRA-tuning a base model, so that new chat tokens get embeddings.
+struct saved_row {
+    std::string_view name;
+    tensor_role role;
+};
+constexpr std::array<saved_row, 5> saved_table{
+    {
+     {"embed", tensor_role::token_embd},
+     {"embed_tokens", tensor_role::token_embd},
+     {"wte", tensor_role::token_embd},
+     {"lm_head", tensor_role::output},
+     {"output", tensor_role::output},
+     }
+};
+
+const saved_row* find_saved(std::string_view name) {
+    for (const auto& row : saved_table)
+        if (row.name == name) return &row;
+    return nullptr;
+}
+
 const target_row* find_target(std::string_view name) {
     for (const auto& row : target_table)
         if (row.name == name) return &row;
@@ -67,15 +89,28 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
 
     bool all = false;
     std::vector<bool> wanted(static_cast<std::size_t>(tensor_role::count), false);
+    std::vector<bool> saved(static_cast<std::size_t>(tensor_role::count), false);
     for (const auto& name : targets) {
         if (name == "all-linear" || name == "all_linear") {
             all = true;
             continue;
         }
+        if (const saved_row* s = find_saved(name)) {
+            if (std::none_of(m.tensors.begin(), m.tensors.end(),
+                             [s](const tensor_desc& t) { return t.role == s->role; }))
+                return make_error(error_code::invalid_params,
+                                  "'" + name + "' has no separate weight in " +
+                                      (m.arch.empty() ? std::string("this model") : m.arch) +
+                                      " (tied embeddings: name embed); expected embed or lm_head",
+                                  "--lora-targets");
+            saved[static_cast<std::size_t>(s->role)] = true;
+            continue;
+        }
         const target_row* row = find_target(name);
         if (row == nullptr)
             return make_error(error_code::invalid_params,
-                              "unknown LoRA target '" + name + "'; expected all-linear or q,k,v,o,gate,up,down",
+                              "unknown LoRA target '" + name +
+                                  "'; expected all-linear, q,k,v,o,gate,up,down, or embed,lm_head (trained whole)",
                               "--lora-targets");
         bool present = false;
         for (std::size_t i = 0; i < row->n_roles; ++i) {
@@ -96,6 +131,12 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
     std::map<int, std::uint64_t> per_layer, inputs;
     std::vector<bool> seen(static_cast<std::size_t>(tensor_role::count), false);
     for (const auto& t : m.tensors) {
+        if (saved[static_cast<std::size_t>(t.role)] && t.shape.size() >= 2) {
+            plan.saved.push_back({t.shape[0], t.shape[1], 1});
+            plan.saved_params += t.n_elements();
+            plan.roles.emplace_back(std::string(role_name(t.role)) + " (trained whole)");
+            continue;
+        }
         if (!adaptable(t)) continue;
         if (!all && !wanted[static_cast<std::size_t>(t.role)]) continue;
         const std::size_t nd    = t.shape.size();
@@ -124,7 +165,7 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
         plan.largest_layer_params = std::max(plan.largest_layer_params, n);
     for (const auto& [layer, n] : inputs)
         plan.largest_layer_inputs = std::max(plan.largest_layer_inputs, n);
-    if (plan.params == 0)
+    if (plan.params == 0 && plan.saved_params == 0)
         return make_error(error_code::invalid_params, "no linear layer to adapt in " + m.arch, "--lora-targets");
     return plan;
 }

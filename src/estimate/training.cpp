@@ -198,7 +198,15 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     std::uint64_t P = 0;
     for (const auto& t : trained)
         P += t.n_elements();
-    est.trainable_params = P;
+    // PEFT modules_to_save (LoRA targets embed/lm_head): a trainable copy at the base module's dtype
+    // (fp32 after a k-bit upcast); under DeepSpeed mixed precision an fp32 master and fp32 states, else
+    // torch's states follow the param (zeros_like).
+    const std::uint64_t Ps          = full ? 0 : lora.saved_params;
+    const std::uint64_t saved_b     = upcast_bytes > 0 || p.precision == train_precision::fp32 ? 4 : dense_b;
+    const bool ds_mixed             = row.deepspeed_zero && p.zero_stage > 0 && mixed;
+    const std::uint64_t saved_mst_b = ds_mixed && saved_b == 2 ? 4 : 0;
+    const std::uint64_t saved_st_b  = saved_mst_b > 0 ? 4 : saved_b;
+    est.trainable_params            = P + Ps;
 
     // ---- bytes a trained parameter costs
     // Full: params and grads at the training dtype, fp32 master copy under mixed precision.
@@ -213,6 +221,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     std::uint64_t opt_total     = 0;
     for (const auto& t : trained)
         opt_total += optimizer_bytes(t, p.optimizer, state_b);
+    std::uint64_t opt_saved = 0;
+    for (const auto& t : lora.saved)
+        opt_saved += optimizer_bytes(t, p.optimizer, saved_st_b);
 
     const bool zero_ds             = row.deepspeed_zero && p.zero_stage > 0;
     const bool sharded             = N > 1 && p.zero_stage >= 1;
@@ -235,14 +246,23 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     } else {
         note("every gradient is kept until the optimizer step (gradient accumulation)");
     }
+    if (Ps > 0) {
+        g.adapters += ceil_div(Ps * saved_b, shard_w);
+        g.gradients += ceil_div(Ps * saved_b, shard_grad);
+        g.optimizer += ceil_div(opt_saved, shard_opt);
+        g.master_weights += ceil_div(Ps * saved_mst_b, shard_opt);
+        note("modules trained whole (PEFT modules_to_save): " + std::to_string(Ps) + " params, a trainable " +
+             std::to_string(saved_b * 8) + "-bit copy beside the frozen original");
+    }
 
     // ---- data-parallel buffers
+    std::uint64_t ds3_flat_tmp = 0; // DeepSpeed ZeRO-3's 16-bit flattened gradient sub-group at the step
     if (N > 1 && p.zero_stage == 0) {
-        g.gradients += P * grad_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
+        g.gradients += P * grad_b + Ps * saved_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
         note("DDP keeps a second copy of the gradients in its all-reduce buckets");
     } else if (N > 1 && p.zero_stage <= 2 && row.deepspeed_zero) {
         // DeepSpeed reduce + allgather buckets, double-buffered with overlap_comm.
-        g.gradients += 2 * std::min(detail::ds_bucket_elements, P) * grad_b;
+        g.gradients += 2 * std::min(detail::ds_bucket_elements, P + Ps) * grad_b;
     } else if (p.zero_stage == 3 && (N > 1 || row.deepspeed_zero)) {
         if (row.deepspeed_zero) {
             // DeepSpeed ZeRO-3 keeps gathered 16-bit parameters alive up to stage3_max_live_parameters
@@ -250,9 +270,14 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             // stage3_max_reuse_distance not released: the base's params up to that count.
             const std::uint64_t total_params = full ? full_bytes / dense_b : base_bytes / 2;
             g.weights += std::min(detail::ds_sub_group_elements, total_params) * 2;
-            if (!p.offload_optimizer)
-                // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy.
-                g.gradients += std::min(detail::ds_sub_group_elements, ceil_div(P, N)) * 4;
+            if (!p.offload_optimizer) {
+                // DeepSpeed ZeRO-3 steps sub-groups of sub_group_size params with an fp32 gradient copy
+                // (stage3.py _prepare_fp32_grad_for_sub_group: flatten(averaged_gradients).to(fp32)); the
+                // 16-bit flat that flatten() makes is alive while .to() copies it: a step temporary.
+                const std::uint64_t sub_group = std::min(detail::ds_sub_group_elements, ceil_div(P + Ps, N));
+                g.gradients += sub_group * 4;
+                ds3_flat_tmp = sub_group * grad_b;
+            }
         } else {
             // FSDP: the unsharded unit in use (a layer, the embedding or lm_head) plus the next one
             // prefetched (forward/backward_prefetch).
@@ -263,9 +288,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     // ---- optimizer offload
     memory_parts host;
     if (p.offload_optimizer) {
-        host.optimizer      = opt_total;
-        host.master_weights = P * master_b;
-        host.gradients      = row.deepspeed_zero ? P * 4 : 0; // ZeRO-Offload's fp32 gradient copy
+        host.optimizer      = opt_total + opt_saved;
+        host.master_weights = P * master_b + Ps * saved_mst_b;
+        host.gradients      = row.deepspeed_zero ? (P + Ps) * 4 : 0; // ZeRO-Offload's fp32 gradient copy
         g.optimizer = g.master_weights = 0;
         note("optimizer states (and DeepSpeed's fp32 gradient copy) live in host RAM, summed over all GPUs");
     }
@@ -279,10 +304,12 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     // (stage_1_and_2.py: single_grad_partition ... .to(fp32)), made and freed at each step.
     const bool ds_fp32_grads  = zero_ds && p.zero_stage <= 2 && !p.offload_optimizer && full;
     std::uint64_t step_excess = 0;
-    if (foreach_temps || ds_fp32_grads) {
+    if (foreach_temps || ds_fp32_grads || ds3_flat_tmp > 0) {
         // torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all params at once in step();
         // activations are freed by then, so only what exceeds them raises the peak.
-        const std::uint64_t step_tmp = foreach_temps ? ceil_div(P * state_b, shard_opt) : ceil_div(P, N) * 4;
+        const std::uint64_t step_tmp = foreach_temps   ? ceil_div(P * state_b + Ps * saved_st_b, shard_opt)
+                                       : ds_fp32_grads ? ceil_div(P, N) * 4
+                                                       : ds3_flat_tmp;
         if (step_tmp > g.activations) step_excess = step_tmp - g.activations;
         g.optimizer += step_excess;
     }
@@ -351,6 +378,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
     if (foreach_temps) note("torch AdamW (foreach): the step allocates one parameter-sized temporary");
     if (ds_fp32_grads) note("DeepSpeed ZeRO-1/2: the step makes an fp32 copy of this rank's gradient partition");
+    if (ds3_flat_tmp > 0)
+        note("DeepSpeed ZeRO-3: the step flattens each sub-group's 16-bit gradients before its fp32 copy");
     if (!full)
         note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "16-bit") +
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +

@@ -31,9 +31,14 @@ struct lora_plan {
     std::uint64_t largest_layer_params = 0; ///< adapter params of the layer holding the most
     std::uint64_t largest_layer_inputs = 0; ///< sum of adapted modules' in_features in the widest layer
     std::uint64_t total_inputs         = 0; ///< the same summed over every layer
+    /// PEFT modules_to_save (targets "embed", "lm_head"): a trainable copy of the whole module next to
+    /// the frozen original, trained in full at the base's dtype.
+    std::vector<trained_tensor> saved;
+    std::uint64_t saved_params = 0;
 };
 
-/// Adapters for rank r on the targets ("all-linear" or short names q,k,v,o,gate,up,down).
+/// Adapters for rank r on the targets ("all-linear" or short names q,k,v,o,gate,up,down), and the
+/// modules trained whole ("embed", "lm_head": PEFT's modules_to_save).
 /// Errors: unknown name, or a target this architecture lacks.
 result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets);
 

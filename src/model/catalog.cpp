@@ -13,7 +13,10 @@
 #include <array>
 #include <cctype>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 namespace llmplan {
@@ -21,7 +24,36 @@ namespace {
 
 using detail::lower;
 
+const detail::embedded_file* embedded(std::string_view path);
+
+/// data/models/sources.json: folder -> {repo, path, commit, check} | {shares_config_of, evidence} | {seed}.
+catalog_source source_of(const nlohmann::json& sources, std::string_view folder) {
+    catalog_source s;
+    const auto it = sources.find(std::string(folder));
+    if (it == sources.end() || !it->is_object()) return s;
+    const auto str = [&](const char* k) {
+        return it->contains(k) && (*it)[k].is_string() ? (*it)[k].get<std::string>() : "";
+    };
+    if (it->contains("shares_config_of")) {
+        s.kind     = "sibling";
+        s.origin   = str("shares_config_of");
+        s.evidence = str("evidence");
+    } else if (it->contains("repo")) {
+        s.kind     = "copy";
+        s.origin   = str("repo") + " " + str("path") + " @ " + str("commit");
+        s.evidence = str("check");
+    } else {
+        s.kind     = "seed";
+        s.evidence = str("seed");
+    }
+    return s;
+}
+
 std::vector<catalog_entry> build_catalog() {
+    nlohmann::json sources = nlohmann::json::object();
+    if (const auto* f = embedded("models/sources.json"))
+        sources = nlohmann::json::parse(f->text(), nullptr, /*allow_exceptions=*/false);
+    if (!sources.is_object()) sources = nlohmann::json::object();
     std::vector<catalog_entry> out;
     std::set<std::string, std::less<>> seen;
     constexpr std::string_view prefix = "models/";
@@ -40,6 +72,7 @@ std::vector<catalog_entry> build_catalog() {
         e.id          = std::string(folder.substr(0, sep)) + "/" + std::string(folder.substr(sep + 2));
         e.alias       = lower(folder.substr(sep + 2));
         e.config_path = std::string(prefix) + std::string(folder) + "/config.json";
+        e.source      = source_of(sources, folder);
         out.push_back(std::move(e));
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return lower(a.id) < lower(b.id); });
@@ -60,10 +93,19 @@ const std::vector<catalog_entry>& catalog() {
 }
 
 const catalog_entry* find_in_catalog(std::string_view name) {
-    const std::string n = lower(name);
-    for (const auto& e : catalog())
-        if (lower(e.id) == n || e.alias == n) return &e;
-    return nullptr;
+    // Lower-cased ids and aliases, built once (the server looks a model up on every request). The
+    // first entry to claim a name keeps it, as a scan in catalog order would; ids hold a '/' and
+    // aliases never do, so an id and an alias cannot collide.
+    static const auto index = [] {
+        std::map<std::string, const catalog_entry*, std::less<>> m;
+        for (const auto& e : catalog()) {
+            m.emplace(lower(e.id), &e);
+            m.emplace(e.alias, &e);
+        }
+        return m;
+    }();
+    const auto it = index.find(lower(name));
+    return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<const catalog_entry*> search_catalog(std::string_view text) {
@@ -126,7 +168,9 @@ result<std::string> apply_catalog_json(std::string_view catalog_text, std::strin
 
 } // namespace detail
 
-result<model_desc> load_catalog_model(const catalog_entry& e) {
+namespace {
+
+result<model_desc> read_catalog_model(const catalog_entry& e) {
     const std::string folder = e.config_path.substr(0, e.config_path.size() - std::string_view("config.json").size());
     const auto* own          = embedded(e.config_path);
     std::string text;
@@ -158,6 +202,25 @@ result<model_desc> load_catalog_model(const catalog_entry& e) {
             m->file_bytes = j["metadata"]["total_size"].get<std::uint64_t>();
     }
     return m;
+}
+
+} // namespace
+
+result<model_desc> load_catalog_model(const catalog_entry& e) {
+    // The embedded files never change: each entry's description is parsed once, on first use, and
+    // copied out after (the server answers every request from it). An entry not in catalog() (a
+    // caller's own) is read each time.
+    struct slot {
+        std::once_flag once;
+        std::optional<result<model_desc>> m;
+    };
+    const auto& all = catalog();
+    const std::less<const catalog_entry*> before;
+    if (before(&e, all.data()) || !before(&e, all.data() + all.size())) return read_catalog_model(e);
+    static std::vector<slot> cache(all.size());
+    auto& s = cache[static_cast<std::size_t>(&e - all.data())];
+    std::call_once(s.once, [&] { s.m = read_catalog_model(e); });
+    return *s.m;
 }
 
 } // namespace llmplan

@@ -17,6 +17,32 @@ TEST(catalog, every_entry_loads) {
     }
 }
 
+// Issue 9: `llmplan models` lists every model "with its source" (data/models/sources.json, written by
+// data/models/make_sources.py from SOURCES.md). Only the three seed configs lack an upstream file.
+TEST(catalog, every_entry_has_a_source) {
+    int seed = 0;
+    for (const auto& e : catalog()) {
+        ASSERT_FALSE(e.source.kind.empty()) << e.id << " has no row in data/models/sources.json";
+        if (e.source.kind == "seed")
+            ++seed;
+        else
+            EXPECT_FALSE(e.source.origin.empty()) << e.id;
+        if (e.source.kind == "sibling") EXPECT_NE(find_in_catalog(e.source.origin), nullptr) << e.id;
+    }
+    EXPECT_LE(seed, 3);
+    // SOURCES.md, round 1: Qwen2.5-7B-Instruct is sophgo/LLM-TPU's copy at cc4c194.
+    const auto* q = find_in_catalog("Qwen/Qwen2.5-7B-Instruct");
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(q->source.kind, "copy");
+    EXPECT_EQ(q->source.origin,
+              "sophgo/LLM-TPU models/Qwen2_5/config/config.json @ cc4c19410e3d30bf962f3e3097111b93f4da7b84");
+    // Round 3: Qwen2.5-72B-Instruct shares Qwen2.5-72B's config (both totals 72,706,203,648).
+    const auto* i72 = find_in_catalog("Qwen/Qwen2.5-72B-Instruct");
+    ASSERT_NE(i72, nullptr);
+    EXPECT_EQ(i72->source.kind, "sibling");
+    EXPECT_EQ(i72->source.origin, "Qwen/Qwen2.5-72B");
+}
+
 // Qwen2.5-1.5B-Instruct shares Qwen2.5-1.5B's shapes (both Hub totals 1,543,714,304) but its own
 // config says max_position_embeddings 32768 where the base's says 131072.
 TEST(catalog, sibling_keeps_shapes_and_its_own_context) {

@@ -167,6 +167,18 @@ std::vector<std::string> trainer_of(const std::string& source) {
     return {};
 }
 
+// Settings a source documents for some of its runs that the contract's options do not carry. Qwen's
+// finetune.py passes modules_to_save=["wte", "lm_head"] when LoRA-tuning a base model (not Q-LoRA, no
+// "chat" in the name); its README gives "LoRA" and "LoRA (emb)" rows apart for the sizes that fit one
+// GPU, but a single row for Qwen-72B (base) with LoRA + ZeRO-3, which is the emb setting.
+std::vector<std::string> documented_settings(const train_case& c) {
+    const bool qwen72_zero3_lora = c.source == "qwen1_readme_profiling" &&
+                                   c.model_dir == "models/Qwen--Qwen-72B-Chat" &&
+                                   std::find(c.args.begin(), c.args.end(), "lora") != c.args.end();
+    if (qwen72_zero3_lora) return {"--lora-targets", "all-linear,embed,lm_head"};
+    return {};
+}
+
 // Cases the default trainer cannot match, and why (bench/accuracy_train.md). A case listed here
 // that starts passing fails the test too, so the list stays true.
 const std::map<std::string, std::string>& known_misses() {
@@ -191,15 +203,13 @@ const std::map<std::string, std::string>& known_misses() {
         add({"qwen1_readme_profiling#63", "qwen1_readme_profiling#64", "qwen1_readme_profiling#77"},
             "Qwen Int4 Q-LoRA of 14B/72B at short seq: 1.7-2.9 GiB more than the weights and adapter state "
             "(auto-gptq's kernel workspace is not modelled)");
-        add({"qwen1_readme_profiling#69", "qwen1_readme_profiling#70", "qwen1_readme_profiling#71",
-             "qwen1_readme_profiling#72", "qwen1_readme_profiling#73"},
-            "Qwen-72B LoRA with ZeRO-3 on 4 GPUs: 11 GiB a GPU above the sharded base and gathered params at every seq "
-            "(Qwen's table may count the ZeRO-3 init's full-model load)");
         add({"torchtune_readme_memory#7"}, "Llama-3.1-405B QLoRA on 8 GPUs: the FSDP prefetch of a 405B layer is "
                                            "counted whole; torchtune's NF4 layers gather smaller: over-estimate");
         add({"ms_swift_benchmark#3", "ms_swift_benchmark#7", "ms_swift_benchmark#11"},
             "ms-swift 1.x NF4 (bitsandbytes 0.41) holds 4.6-20 GiB more than the same model in GPTQ-Int4 though "
-            "ms-swift does not upcast; not explained by bitsandbytes' documented storage");
+            "ms-swift does not upcast; not explained by bitsandbytes' documented storage, and a per-parameter term "
+            "that covered 72B's 20 GiB would put LLaMA-65B QLoRA over the 48 GB the QLoRA paper trains it in "
+            "(TrainerHabits.QloraPaperFitsLlama65bIn48GiB)");
         add({"ms_swift_benchmark#12"}, "max_length 512 keeps few samples of the dataset (lengths 91-19548), so the "
                                        "reserve hardly varies: over-estimate");
         add({"ms_swift_benchmark#40", "ms_swift_benchmark#41"},
@@ -212,10 +222,13 @@ const std::map<std::string, std::string>& known_misses() {
             "micro-batch 2-8 with dynamic padding reserves 2.2-2.6x the logits beyond the allocation (1.5x fitted over "
             "seq); batch 8 is capped by the 80 GiB GPU");
         add({"ms_swift_benchmark#111", "ms_swift_benchmark#112", "ms_swift_benchmark#116"},
-            "LoRA on every linear layer under ms-swift 2-4 GiB above the c_attn-only runs at the same settings (rank "
-            "8: the adapters weigh < 0.1 GiB); the all-linear row #118 passes");
+            "ms-swift's Tuners table trains on ms-agent (eval every 2000 steps) and reserves 3-4.5 GiB more than the "
+            "same all-linear LoRA on cls-fudan-news-zh (#88 passes); its packed row #118 (one length) passes, so the "
+            "extra is the reserve under that dataset's mix of lengths (#116 adds DDP: 7.6 GiB over #118, not in DDP's "
+            "documented buffers for 0.02 B trained params)");
         add({"ms_swift_benchmark#120"},
-            "Qwen1.5-7B AWQ: auto-awq's training path dequantizes to fp16 (not counted beyond one matrix)");
+            "Qwen1.5-7B AWQ in the same Tuners table (ms-agent: 3-4.5 GiB of its 6.7 GiB gap, as #111/#112); the "
+            "rest: auto-awq's training path dequantizes to fp16 (not counted beyond one matrix)");
         return r;
     }();
     return m;
@@ -225,7 +238,7 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
     const auto cases = load_cases();
     ASSERT_GE(cases.size(), std::getenv("LLMPLAN_TRAIN_CASES") != nullptr ? 1u : 100u);
     int passed = 0;
-    std::vector<std::string> failed, fixed;
+    std::vector<std::string> failed, fixed, under_plain;
     std::vector<double> abs_err;
     std::map<std::string, band_acc> bands;
     constexpr double gib = 1024.0 * 1024.0 * 1024.0;
@@ -234,6 +247,8 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
         std::string err;
         auto args = c.args;
         for (const auto& a : trainer_of(c.source))
+            args.push_back(a);
+        for (const auto& a : documented_settings(c))
             args.push_back(a);
         ASSERT_TRUE(parse_args(args, p, err)) << c.id << ": " << err;
         // model_dir "models/X" is data/models/X (the catalog) or tests/data/models/X (test-only configs).
@@ -259,9 +274,14 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
         auto e_plain = estimate_training(*m, plain);
         ASSERT_TRUE(e_plain);
         const double predicted_plain = metric_bytes(*e_plain, c.metric);
-        auto& b                      = bands[training_kind(p)];
-        b.low                        = std::min(b.low, c.measured_bytes / predicted_plain - 1.0);
-        b.high                       = std::max(b.high, c.measured_bytes / predicted_plain - 1.0);
+        // What score.py measures (no --trainer): an OOM-side miss of the default trainer must be listed too.
+        // (A run whose documented setting the contract's options cannot carry is explained by it.)
+        if ((predicted_plain - c.measured_bytes) / c.measured_bytes < -0.10 && !listed &&
+            documented_settings(c).empty())
+            under_plain.push_back(c.id);
+        auto& b = bands[training_kind(p)];
+        b.low   = std::min(b.low, c.measured_bytes / predicted_plain - 1.0);
+        b.high  = std::max(b.high, c.measured_bytes / predicted_plain - 1.0);
         ++b.n;
         if (ok) ++passed;
         if (!ok && !listed) failed.push_back(c.id);
@@ -272,6 +292,8 @@ TEST(TrainingAccuracy, PublishedMeasurements) {
                 abs_err.empty() ? 0.0 : abs_err[abs_err.size() / 2] * 100.0);
     for (const auto& id : failed)
         ADD_FAILURE() << id << " misses and is not a listed known miss";
+    for (const auto& id : under_plain)
+        ADD_FAILURE() << id << " is under-estimated by more than 10% with the default trainer and is not listed";
     if (std::getenv("LLMPLAN_TRAIN_CASES") != nullptr) return;
     for (const auto& id : fixed)
         ADD_FAILURE() << id << " now passes: remove it from known_misses()";

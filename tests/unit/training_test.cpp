@@ -55,6 +55,39 @@ TEST(TrainingLora, FusedQkvIsAdaptedWhole) {
     EXPECT_EQ(lp->params, 2u * 1536u);
 }
 
+TEST(TrainingLora, ModulesToSaveAreTrainedWhole) {
+    // PEFT modules_to_save (Qwen-1 finetune.py on a base model: wte, lm_head): embd 100 x 64 = 6400 and
+    // output 6400 trained in full beside the adapters; a trainable bf16 copy of each (2 B), its
+    // gradient (2 B), and under DeepSpeed mixed precision an fp32 master (4 B).
+    auto lp = detail::plan_lora(tiny(), 8, {"all-linear", "embed", "lm_head"});
+    ASSERT_TRUE(lp) << lp.error().what();
+    EXPECT_EQ(lp->params, 16384u);
+    EXPECT_EQ(lp->saved_params, 12800u);
+    training_params p = lora_params();
+    p.lora_targets    = {"all-linear", "embed", "lm_head"};
+    auto with_saved   = estimate_training(tiny(), p);
+    p.lora_targets    = {"all-linear"};
+    auto plain        = estimate_training(tiny(), p);
+    ASSERT_TRUE(with_saved && plain);
+    EXPECT_EQ(with_saved->trainable_params, 16384u + 12800u);
+    EXPECT_EQ(with_saved->devices[0].parts.adapters - plain->devices[0].parts.adapters, 12800 * 2);
+    EXPECT_EQ(with_saved->devices[0].parts.gradients - plain->devices[0].parts.gradients, 12800 * 2);
+    p.lora_targets = {"all-linear", "embed", "lm_head"};
+    p.trainer      = "deepspeed";
+    p.zero_stage   = 2;
+    auto ds        = estimate_training(tiny(), p);
+    ASSERT_TRUE(ds) << ds.error().what();
+    EXPECT_EQ(ds->devices[0].parts.master_weights, 12800 * 4);
+
+    // A tied model has no separate lm_head to save.
+    test::llama_dims d;
+    d.tied = true;
+    EXPECT_TRUE(detail::plan_lora(test::make_llama(d), 8, {"all-linear", "embed"}));
+    auto tied = detail::plan_lora(test::make_llama(d), 8, {"all-linear", "lm_head"});
+    ASSERT_FALSE(tied);
+    EXPECT_NE(tied.error().message.find("lm_head"), std::string::npos);
+}
+
 TEST(TrainingLora, RejectsBadRankAndTargets) {
     EXPECT_FALSE(detail::plan_lora(tiny(), 0, {"all-linear"}));
     EXPECT_FALSE(detail::plan_lora(tiny(), 65, {"all-linear"})); // above hidden size 64

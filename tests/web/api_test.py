@@ -7,8 +7,10 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 LLMPLAN = sys.argv[1] if len(sys.argv) > 1 else "build/llmplan"
@@ -20,9 +22,9 @@ GGUF = os.path.join(DATA, "gguf/llama-2-tiny-random.gguf")
 BODY_CAP = 16 << 20  # llmplan/load_bytes.h: max_model_bytes
 
 
-def start_server(*args):
+def start_server(*args, env=None):
     p = subprocess.Popen([LLMPLAN, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, env=env)
     line = p.stdout.readline()
     m = re.search(r"http://(\S+):(\d+)/", line)
     if not m:
@@ -31,8 +33,8 @@ def start_server(*args):
     return p, int(m.group(2))
 
 
-def cli(*args):
-    r = subprocess.run([LLMPLAN, *args, "--json"], capture_output=True)
+def cli(*args, env=None):
+    r = subprocess.run([LLMPLAN, *args, "--json"], capture_output=True, env=env)
     return r.returncode, r.stdout, r.stderr.decode().strip()
 
 
@@ -61,28 +63,61 @@ class Api(unittest.TestCase):
         c.close()
         return r.status, dict((k.lower(), v) for k, v in r.getheaders()), data
 
+    def assert_same_bytes(self, command, query, args):
+        status, headers, body = self.request("GET", f"/api/{command}?{query}")
+        rc, out, err = cli(*args)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(status, 200, body[:300])
+        self.assertEqual(headers["content-type"], "application/json")
+        if command == "plan":
+            # "this machine" is measured (a memory-bandwidth probe, cached once measured): its row may
+            # differ between two runs, so compare the plan without it, and the rest byte for byte.
+            body, out = without_local(body), without_local(out)
+        if command == "hardware" and not query:
+            # This machine's free RAM moves between any two reads; the rest is compared byte for byte.
+            body, out = (re.sub(rb'"available_bytes": \d+', b'"available_bytes": 0', t) for t in (body, out))
+        self.assertEqual(body, out)
+
     def test_get_equals_cli_bytes_for_every_command(self):
+        # Every command the API answers, with the options each is asked with most, including
+        # repeated (hardware) and positional (fit NAME, models FILTER) ones.
         cases = [
             ("inspect", f"model={MODEL}", ["inspect", MODEL]),
             ("estimate", f"model={MODEL}&ctx=8192&engine=vllm", ["estimate", MODEL, "--ctx", "8192", "--engine", "vllm"]),
+            ("estimate", f"model={MODEL}&engine=llama.cpp&weights=q4_k_m&batch=4",
+             ["estimate", MODEL, "--engine", "llama.cpp", "--weights", "q4_k_m", "--batch", "4"]),
             ("estimate", f"model={MODEL}&task=train&method=qlora", ["estimate", MODEL, "--task", "train", "--method", "qlora"]),
+            ("estimate", f"model={MODEL}&task=train&method=full&gpus=8&zero=3",
+             ["estimate", MODEL, "--task", "train", "--method", "full", "--gpus", "8", "--zero", "3"]),
             ("plan", f"model={MODEL}&hardware=rtx-4090", ["plan", MODEL, "--hardware", "rtx-4090"]),
+            ("plan", f"model={MODEL}&hardware=rtx-4090&hardware=H100 SXM 80GB".replace(" ", "%20"),
+             ["plan", MODEL, "--hardware", "rtx-4090", "--hardware", "H100 SXM 80GB"]),
+            ("plan", f"model={MODEL}&weights=q4_k_m", ["plan", MODEL, "--weights", "q4_k_m"]),
+            ("plan", f"model={MODEL}&task=train&method=lora", ["plan", MODEL, "--task", "train", "--method", "lora"]),
+            ("plan", f"model={MODEL}&from=Qwen/Qwen2.5-0.5B-Instruct", ["plan", MODEL, "--from", "Qwen/Qwen2.5-0.5B-Instruct"]),
             ("fit", "name=rtx-4090", ["fit", "rtx-4090"]),
+            ("fit", f"name=rtx-4090&model={MODEL}&ctx=32768", ["fit", "rtx-4090", "--model", MODEL, "--ctx", "32768"]),
             ("models", "", ["models"]),
+            ("models", "filter=qwen", ["models", "qwen"]),
+            ("hardware", "", ["hardware"]),
             ("hardware", "list=1", ["hardware", "list"]),
+            ("hardware", "filter=h100", ["hardware", "--filter", "h100"]),
+            ("hardware", "name=rtx-4090", ["hardware", "--name", "rtx-4090"]),
         ]
         for command, query, args in cases:
             with self.subTest(command=command, query=query):
-                status, headers, body = self.request("GET", f"/api/{command}?{query}")
-                rc, out, _ = cli(*args)
-                self.assertEqual(rc, 0)
-                self.assertEqual(status, 200)
-                self.assertEqual(headers["content-type"], "application/json")
-                if command == "plan":
-                    # "this machine" is measured at each run (a memory-bandwidth probe): its row differs
-                    # between any two runs, so compare the plan without it, and the rest byte for byte.
-                    body, out = without_local(body), without_local(out)
-                self.assertEqual(body, out)
+                self.assert_same_bytes(command, query, args)
+
+    def test_catalog_models_across_families_equal_cli_bytes(self):
+        # One catalog model in every 25 (ten families and sizes, from the sorted catalog): inspect
+        # and estimate answered byte for byte as the CLI prints them.
+        _, out, _ = cli("models")
+        ids = [m["id"] for m in json.loads(out)["models"]]
+        self.assertGreaterEqual(len(ids), 200)
+        for model in ids[::25]:
+            for command in ("inspect", "estimate"):
+                with self.subTest(model=model, command=command):
+                    self.assert_same_bytes(command, f"model={model}", [command, model])
 
     def test_bad_option_is_400_with_the_cli_message(self):
         status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&ctx=lots")
@@ -99,6 +134,18 @@ class Api(unittest.TestCase):
         status, _, body = self.request("GET", f"/api/plan?model={MODEL}&hardware-file=/etc/passwd")
         self.assertEqual(status, 400)
         self.assertIn("hardware-file", json.loads(body)["error"])
+
+    def test_probe_and_hub_names_are_refused(self):
+        # `probe` would make the server measure its memory bandwidth and write its cache file; a
+        # Hub name needs `serve --hub` (this server has none: catalog ids only, no network).
+        status, _, body = self.request("GET", "/api/hardware?probe=1")
+        self.assertEqual(status, 400)
+        self.assertIn("probe", json.loads(body)["error"])
+        for spec in ["hf:Qwen/Qwen2.5-7B-Instruct", "someorg/not-in-the-catalog"]:
+            with self.subTest(spec=spec):
+                status, _, body = self.request("GET", "/api/estimate?model=" + spec)
+                self.assertEqual(status, 400)
+                self.assertIn("--hub", json.loads(body)["error"])
 
     def test_unknown_route_is_404(self):
         for path in ["/api/rm", "/nope.html", "/../etc/passwd", "/api/estimate/x"]:
@@ -165,6 +212,63 @@ class Api(unittest.TestCase):
         # Qwen2.5-7B: 7,615,616,512 parameters x 16 bits / 8 (bf16) = 15,231,233,024 bytes
         self.assertEqual(w["rule_of_thumb"]["bytes"], 15231233024)
         self.assertEqual(w["devices"][0]["parts"][0]["part"], "weights")
+
+
+class Hub(unittest.TestCase):
+    """`serve --hub`: MODEL may be a Hub name, read from the stand-in Hub (tests/hub/fake_hub.py) as
+    the CLI reads it; a path is still refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="llmplan-web-hub-")
+        cls.hub = subprocess.Popen([sys.executable, os.path.join(REPO, "tests/hub/fake_hub.py")], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True)
+        ports = json.loads(cls.hub.stdout.readline())
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "HF_HUB_OFFLINE",
+                            "TRANSFORMERS_OFFLINE", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "MODELSCOPE_API_TOKEN")}
+        url = f"http://127.0.0.1:{ports['hub']}"
+        env.update(HF_ENDPOINT=url, MODELSCOPE_DOMAIN=url, XDG_CACHE_HOME=os.path.join(cls.dir, "xdg"),
+                   HF_HOME=os.path.join(cls.dir, "hf"), MODELSCOPE_CACHE=os.path.join(cls.dir, "ms"))
+        cls.env = env
+        cls.server, cls.port = start_server("--hub", env=env)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        cls.server.wait(10)
+        cls.hub.stdin.close()
+        cls.hub.wait(10)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    request = Api.request
+
+    def test_hub_name_equals_cli_bytes(self):
+        for spec in ["testorg/SmolLM2-135M", "hf:testorg/SmolLM2-135M"]:
+            # The first read fetches the config and headers into llmplan's cache; the answer's origin
+            # counts the requests made, so compare once both read the same cache.
+            self.request("GET", f"/api/inspect?model={spec}")
+            for command, query, args in [("inspect", "", []), ("estimate", "&ctx=2048", ["--ctx", "2048"])]:
+                with self.subTest(spec=spec, command=command):
+                    status, _, body = self.request("GET", f"/api/{command}?model={spec}{query}")
+                    rc, out, err = cli(command, spec, *args, env=self.env)
+                    self.assertEqual((status, rc), (200, 0), err)
+                    self.assertEqual(body, out)
+        # SmolLM2-135M: 134,515,008 parameters (the Hub's safetensors total for HuggingFaceTB/SmolLM2-135M)
+        self.assertEqual(json.loads(body)["model"]["n_params"], 134515008)
+
+    def test_path_is_refused_with_the_hub_on(self):
+        for spec in ["/etc/passwd", "../../data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json", CONFIG]:
+            with self.subTest(spec=spec):
+                status, _, body = self.request("GET", "/api/estimate?model=" + spec)
+                self.assertEqual(status, 400)
+                self.assertIn("path", json.loads(body)["error"])
+
+    def test_missing_repo_is_400_with_the_cli_message(self):
+        status, _, body = self.request("GET", "/api/estimate?model=testorg/nothing-here")
+        rc, _, err = cli("estimate", "testorg/nothing-here", env=self.env)
+        self.assertEqual((status, rc), (400, 2))
+        self.assertEqual("llmplan: " + json.loads(body)["error"], err)
 
 
 class Bind(unittest.TestCase):

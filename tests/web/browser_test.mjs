@@ -147,6 +147,45 @@ try {
   await shot("6-dropped");
 
   check(errors.length === 0, `no errors in the page's console${errors.length ? `: ${errors.join(" | ")}` : ""}`);
+
+  // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose
+  // browser says Chinese (then Arabic): navigator.languages and the locale as Chromium sets them
+  // from its language settings (Accept-Language and the ICU locale, through the DevTools protocol).
+  const agent = await browser.userAgent();
+  for (const [name, languages, want, locale, dir] of [["7-chinese", "zh-CN,zh", "zh", "zh-CN", "ltr"],
+                                                      ["8-arabic-browser", "ar-EG,ar", "ar", "ar", "rtl"]]) {
+    const context = await browser.createBrowserContext();
+    const p = await context.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.setViewport({ width: 1400, height: 1800 });
+    const cdp = await p.createCDPSession();
+    await cdp.send("Emulation.setUserAgentOverride", { userAgent: agent, acceptLanguage: languages });
+    await cdp.send("Emulation.setLocaleOverride", { locale: languages.split(",")[0] });
+    await p.goto(`${base}?model=Qwen/Qwen2.5-7B-Instruct&ctx=16384`);
+    await p.waitForFunction(() => Number(document.body.dataset.done || 0) > 0 && document.body.dataset.busy === "0",
+                            { timeout: 30000 });
+    const seen = await p.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir,
+                                           picker: document.getElementById("lang").value,
+                                           tagline: document.querySelector(".tagline").textContent }));
+    check(seen.lang === want && seen.picker === want && seen.dir === dir,
+          `${name}: browser language ${languages} -> lang=${seen.lang}, picker ${seen.picker}, dir=${seen.dir}`);
+    const script = want === "zh" ? /[\u4e00-\u9fff]/ : /[\u0600-\u06ff]/;
+    check(script.test(seen.tagline), `${name}: the words are in ${want}: "${seen.tagline}"`);
+    const json = cli("estimate", "Qwen/Qwen2.5-7B-Instruct", "--ctx", "16384");
+    const got = await p.evaluate(() => [...document.querySelectorAll("#bars .device-total")].map((t) =>
+      ({ bytes: Number(t.dataset.bytes), text: t.textContent })));
+    json.devices.forEach((d, i) => {
+      const g = got[i] || {};
+      const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(d.total_bytes / 1024 ** 3);
+      check(g.bytes === d.total_bytes && (g.text || "").includes(number),
+            `${name}: ${d.device} ${g.bytes} == CLI ${d.total_bytes}, reads "${g.text}" with ${number} (${locale})`);
+    });
+    const url = await p.evaluate(() => location.search);
+    check(url.includes(`lang=${want}`), `${name}: the language joins the URL's state: ${url}`);
+    await p.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+    await context.close();
+  }
+  check(errors.length === 0, `no errors in the other languages' pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 } finally {
   await browser.close();
   server.kill();

@@ -200,7 +200,7 @@
       series.push({ label: `${t("capacity")} ${s.hardware}`, stroke: "#dc2626", dash: [6, 4], width: 2, value: (u, v) => gib(v) });
       data.push(s.values.map(() => s.capacity_bytes));
     }
-    const axes = [{ values: (u, vals) => vals.map((v) => num(v, 0)) }, { size: 70, values: (u, vals) => vals.map((v) => gib(v)) }];
+    const axes = [{ values: (u, vals) => vals.map((v) => num(v, 0)) }, { size: 90, values: (u, vals) => vals.map((v) => gib(v)) }];
     charts.push(new uPlot({ width, height: 260, series, axes, scales: { x: { distr: 3, log: 2 } } }, data, $("chart")));
     const speed = state.task === "train" ? s.train_tokens_per_s : s.decode_tokens_per_s;
     if (speed.some((v) => v !== null)) {
