@@ -167,9 +167,10 @@ class hardware_catalog {
 
     /// Every row of one kind, in file order.
     [[nodiscard]] std::vector<const device_spec*> of_kind(hardware_kind k) const;
-    /// Rows a planner can place a model on: known accelerator memory and bandwidth (GPUs, Apple
-    /// SoCs, machines with a GPU, cloud GPU instances with a price), plus CPU rows and CPU-only
-    /// cloud instances with known bandwidth or price.
+    /// Rows the planner ranks: those a person can buy or rent whole or as a part for a PC (machines,
+    /// desktop and workstation cards, desktop CPUs, cloud instances) with every figure a ranking
+    /// needs (missing_figures() empty). Datacenter and cloud-only chips are rented through cloud
+    /// rows, Apple chips bought as the Macs of laptops.csv: neither is ranked bare.
     [[nodiscard]] std::vector<const device_spec*> candidates() const;
     /// Rows whose name contains every word of `filter` (case-insensitive); all rows when empty.
     [[nodiscard]] std::vector<const device_spec*> filter(std::string_view words) const;
@@ -178,6 +179,10 @@ class hardware_catalog {
     /// H100 row, SXM preferred). Unknown -> error_code::unknown_name listing the closest names;
     /// a name matching many models with no model number ("rtx") -> the same error, listing them.
     [[nodiscard]] result<const device_spec*> lookup(std::string_view name) const;
+    /// A --hardware value: one name or id, or several separated by commas, where a name may itself
+    /// hold commas ("MacBook Pro 14\" M4, 16GB"): the longest run of comma-separated pieces that is
+    /// a row's exact name is taken first.
+    [[nodiscard]] result<std::vector<const device_spec*>> lookup_list(std::string_view names) const;
     /// Lookup restricted to one kind.
     [[nodiscard]] result<const device_spec*> lookup(std::string_view name, hardware_kind kind) const;
     /// Up to `n` names closest to `name` (edit distance on the normalised name and its words).
@@ -189,6 +194,25 @@ class hardware_catalog {
   private:
     std::vector<device_spec> devices_;
 };
+
+/// How a row is bought or rented, which says what its price and power cover.
+enum class purchase_kind : std::uint8_t {
+    machine,  ///< a whole computer (laptops.csv, this machine): price and power are the machine's
+    card,     ///< a GPU card for a PC: price and power are the card's; it needs a PC around it
+    cpu_part, ///< a desktop CPU: needs a motherboard, RAM and the rest of a PC
+    instance, ///< a cloud instance: the hourly price covers everything
+    server,   ///< a datacenter or cloud-only chip: not sold to a person, rented as an instance
+    chip,     ///< an Apple SoC row: bought as a Mac (laptops.csv)
+};
+[[nodiscard]] purchase_kind purchase_of(const device_spec& d);
+[[nodiscard]] std::string_view to_string(purchase_kind k);
+/// What a part needs around it, one line ("a PC with a PCIe x16 slot and a 850 W power supply");
+/// empty for machines and instances.
+[[nodiscard]] std::string host_needs(const device_spec& d);
+/// The figures a ranked row must have that this one lacks ("price", "idle power", "compute"...).
+[[nodiscard]] std::vector<std::string> missing_figures(const device_spec& d);
+/// An id from a name: lower case, runs of anything but letters and digits as one '-'.
+[[nodiscard]] std::string hardware_id(std::string_view name);
 
 /// The catalog compiled into the binary (parsed once; a broken table is a build-time bug, and the
 /// tests check it parses).

@@ -263,6 +263,7 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
     d.tdp_w       = tdp;
     d.price_usd   = price;
     d.price_basis = std::string(rr.str("price_basis"));
+    d.price_date  = std::string(rr.str("price_date"));
     return d;
 }
 
@@ -341,8 +342,12 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
     }
     if (const auto* c = best_match(d.cpu_model, cpus, match_mode::link)) {
         d.cpu_link = c->name;
-        d.avx512   = c->avx512;
-        d.amx      = c->amx;
+        if (d.gpu_count == 0) { // a CPU-only machine computes with its CPU's cores
+            d.cores   = c->cores;
+            d.threads = c->threads;
+        }
+        d.avx512 = c->avx512;
+        d.amx    = c->amx;
     }
     return d;
 }

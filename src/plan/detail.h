@@ -14,6 +14,18 @@ namespace llmplan::detail {
 /// rows whose form is "datacenter..." or "cloud-only". Consumer and workstation cards are not.
 bool is_server_gpu(const device_spec& d);
 
+/// What the chip lacks for this plan (each with the nearest that works) and the CUDA/driver floor
+/// its launch lines assume (plan/features.cpp). engine_runs: false when the engine cannot run there.
+struct feature_check {
+    std::vector<std::string> unsupported;
+    std::vector<std::string> versions;
+    bool engine_runs = true;
+};
+feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d);
+
+/// The row's id, purchase kind, what a part needs, provider and instances, on the candidate.
+void describe_purchase(plan_candidate& c, const device_spec& d);
+
 /// Physical cores of a CPU row; cloud rows give vCPUs, which are hyper-threads (2 a core).
 double cpu_cores(const device_spec& d);
 /// A CPU row's FP32 peak: its fp32 figure, else cpu_cores x cpu_core_clock_hz x

@@ -45,6 +45,8 @@ json device_spec_to_json(const device_spec& d) {
         {"origin",                            d.origin                                },
     };
     j["id"]                 = d.id;
+    j["purchase"]           = to_string(purchase_of(d));
+    j["needs"]              = host_needs(d);
     j["compute_capability"] = opt(d.compute_capability);
     j["idle_w"]             = opt(d.idle_w);
     j["idle_basis"]         = d.idle_basis;

@@ -3,6 +3,7 @@
 #include "hardware/csv.h"
 #include "llmplan/hardware.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -320,6 +321,54 @@ TEST(hardware_cli, list_show_and_errors) {
     std::tie(out, rc) = run_cli("hardware list --hardware-file /nonexistent.csv");
     EXPECT_EQ(rc, 2);
     EXPECT_TRUE(out.empty());
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+// --- issue 14: ranked rows complete, ids, names with commas -----------------------------------
+
+TEST(hardware_catalog, every_ranked_row_has_every_figure) {
+    const auto& cat   = builtin_hardware();
+    const auto ranked = cat.candidates();
+    for (const auto* d : ranked) {
+        EXPECT_TRUE(missing_figures(*d).empty()) << d->name;
+        EXPECT_NE(purchase_of(*d), purchase_kind::server) << d->name; // rented as instances instead
+    }
+    // The rows a person asks about are ranked: a 16 GB CPU-only laptop, a Mac, a desktop card, an
+    // instance; a $15,000 accelerator module (MI300X) is not a personal purchase.
+    auto has = [&](std::string_view name) {
+        return std::any_of(ranked.begin(), ranked.end(), [&](const device_spec* d) { return d->name == name; });
+    };
+    EXPECT_TRUE(has("Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)"));
+    EXPECT_TRUE(has("MacBook Pro 14\" M4, 16GB"));
+    EXPECT_TRUE(has("GeForce RTX 5080")); // 360 W board power (RTX 50 table, PES-RTX50)
+    EXPECT_TRUE(has("GeForce RTX 4090"));
+    EXPECT_TRUE(has("g4dn.xlarge"));
+    EXPECT_FALSE(has("Instinct MI300X"));
+    EXPECT_EQ(host_needs(**cat.lookup("GeForce RTX 4090")), "a PC with a PCIe x16 slot and a 850 W power supply");
+}
+
+TEST(hardware_catalog, ids_and_names_with_commas) {
+    const auto& cat = builtin_hardware();
+    const auto mbp  = cat.lookup("macbook-pro-14-m4-16gb");
+    ASSERT_TRUE(mbp) << mbp.error().what();
+    EXPECT_EQ((*mbp)->name, "MacBook Pro 14\" M4, 16GB");
+    // --hardware arrives split at commas: the longest run that is a name is taken
+    const auto two = cat.lookup_list("MacBook Pro 14\" M4, 16GB,rtx-4090,Mac Studio M2 Ultra, 192GB");
+    ASSERT_TRUE(two) << two.error().what();
+    ASSERT_EQ(two->size(), 3u);
+    EXPECT_EQ((*two)[0]->name, "MacBook Pro 14\" M4, 16GB");
+    EXPECT_EQ((*two)[1]->name, "GeForce RTX 4090");
+    EXPECT_EQ((*two)[2]->name, "Mac Studio M2 Ultra, 192GB");
+    std::vector<std::string> ids;
+    for (const auto& d : cat.devices())
+        ids.push_back(d.id);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()); // unique
 }
 
 } // namespace
