@@ -1,6 +1,7 @@
 // llmplan: what it takes to run or train a language model. Thin front end: argv -> request ->
 // document -> print. The parser is built from the library's option table (options.h); parsing the
 // values, defaults, validation, the work and the rendering are the library's (request.h, document.h).
+#include "llmplan/check.h"
 #include "llmplan/document.h"
 #include "llmplan/options.h"
 #include "llmplan/request.h"
@@ -68,7 +69,7 @@ void bind_options(command_parser& p, bool global) {
             b.option = p.app->add_option(name, b.values, help_of(o))->delimiter(',');
         else
             b.option = p.app->add_option(name, b.value, help_of(o));
-        if (is_pos && o.id == option_id::model) b.option->required();
+        if (is_pos && (o.id == option_id::model || o.id == option_id::log)) b.option->required();
     }
 }
 
@@ -111,10 +112,33 @@ option_values given(const command_parser& p) {
     return out;
 }
 
+/// `check LOG`: the library reads no file for it; hand it the log's bytes (at most max_log_bytes + 1,
+/// so that a larger one is refused without being held) and the file's name for its messages.
+void read_log(option_values& options) {
+    for (auto& [name, value] : options) {
+        if (name != "log") continue;
+        const std::string path = value;
+        std::FILE* f           = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+        if (f == nullptr) throw std::invalid_argument(path + ": cannot open the log file");
+        std::string text;
+        char buf[65536];
+        std::size_t n = 0;
+        while (text.size() <= max_log_bytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0)
+            text.append(buf, n);
+        const bool failed = std::ferror(f) != 0;
+        if (f != stdin) std::fclose(f);
+        if (failed) throw std::invalid_argument(path + ": cannot read the log file");
+        value = std::move(text);
+        options.insert(options.begin(), {"log-name", path == "-" ? std::string("stdin") : path});
+        return;
+    }
+}
+
 int run_command(const command_parser& p, const command_parser& global) {
     auto options = given(global);
     for (auto& o : given(p))
         options.push_back(std::move(o));
+    if (p.kind == command_kind::check) read_log(options);
     auto r = parse_request(p.kind, options);
     if (!r) throw std::invalid_argument(r.error().what());
     auto d = run(*r);

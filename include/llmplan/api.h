@@ -16,7 +16,8 @@ struct api_response {
     std::string body; ///< 200: byte-identical to `llmplan <command> MODEL <options> --json` (ends in "\n")
 };
 
-/// command: inspect|estimate|plan|fit|models|hardware. options: CLI option names without dashes
+/// command: inspect|estimate|plan|fit|models|hardware|check (check's "log" is the log's text). options: CLI option
+/// names without dashes
 /// ("ctx", "engine", "gpu-memory-utilization", flags as "offline"="1") plus "model" (and "filter" for
 /// models and hardware, "name" for fit/hardware, "list"="1" for `hardware list`). MODEL is never
 /// read as a file-system path here, and --hardware-file is refused: a caller over the network

@@ -2,6 +2,7 @@
 // rendered to the contract's JSON or to the text tables only at the edge (to_json, to_text).
 #pragma once
 
+#include "llmplan/check.h"
 #include "llmplan/fit.h"
 #include "llmplan/fit_hardware.h"
 #include "llmplan/hardware.h"
@@ -69,8 +70,13 @@ struct hardware_document {
     std::size_t ranked       = 0; ///< check: rows the planner ranks (hardware_catalog::candidates)
 };
 
-using document =
-    std::variant<inspect_document, models_document, estimate_document, plan_document, fit_document, hardware_document>;
+struct check_document {
+    model_desc model;
+    check_report report;
+};
+
+using document = std::variant<inspect_document, models_document, estimate_document, plan_document, fit_document,
+                              hardware_document, check_document>;
 
 /// Answer a request. Errors: everything the user can fix (unreadable model, bad options, unknown
 /// hardware), each naming what was wrong.

@@ -45,6 +45,12 @@ enum class dtype : std::uint8_t {
     tq1_0,
     tq2_0,
     mxfp4,
+    // ik_llama.cpp's own ggml types (a fork of llama.cpp; its GGUF files carry them)
+    iq2_k,
+    iq3_k,
+    iq4_k,
+    iq5_k,
+    iq6_k,
     // safetensors-only dtypes
     f8_e4m3,
     f8_e5m2,

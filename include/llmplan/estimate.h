@@ -27,13 +27,17 @@ struct memory_parts {
     std::uint64_t optimizer      = 0;
     std::uint64_t master_weights = 0;
     std::uint64_t adapters       = 0;
-    std::int64_t overhead        = 0; ///< may be negative on a CPU: reserved buffers that never become resident
+    // Other residents of the same device, in the same budget (residents.cpp):
+    std::uint64_t draft     = 0; ///< a speculative-decoding draft model: its weights, KV cache and compute
+    std::uint64_t projector = 0; ///< a multimodal projector / vision encoder: weights and encoder activations
+    std::uint64_t reserved  = 0; ///< memory other processes hold (--reserve): not the engine's, but not free
+    std::int64_t overhead   = 0; ///< may be negative on a CPU: reserved buffers that never become resident
 
     [[nodiscard]] std::int64_t allocated() const {
         return static_cast<std::int64_t>(weights + kv_cache + compute + activations + gradients + optimizer +
-                                         master_weights + adapters);
+                                         master_weights + adapters + draft + projector);
     }
-    [[nodiscard]] std::int64_t total() const { return allocated() + overhead; }
+    [[nodiscard]] std::int64_t total() const { return allocated() + overhead + static_cast<std::int64_t>(reserved); }
 };
 
 enum class device_kind : std::uint8_t { cpu, cuda, metal };

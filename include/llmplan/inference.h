@@ -6,6 +6,7 @@
 #include "llmplan/estimate.h"
 #include "llmplan/weights.h"
 
+#include <memory>
 #include <optional>
 
 namespace llmplan {
@@ -25,7 +26,11 @@ struct inference_params {
     std::uint64_t n_ubatch  = 512;
     bool flash_attn         = false;
     std::int64_t gpu_layers = -1; ///< -1: all layers on the GPU when the device is a GPU
-    bool mmap               = true;
+    /// --n-cpu-moe N: the routed experts of the first N layers stay in host RAM (llama.cpp
+    /// common/arg.cpp: an override of `blk\.(0..N-1)\.ffn_(up|down|gate)_exps` to the CPU buffer);
+    /// --cpu-moe is N = every layer. The attention, norms, router and shared experts stay on the GPU.
+    std::uint32_t cpu_moe_layers = 0;
+    bool mmap                    = true;
     // vLLM
     double gpu_memory_utilization        = 0.9;
     std::uint64_t max_num_seqs           = 0; ///< 0 = the release's default for the device (vllm_defaults)
@@ -34,6 +39,11 @@ struct inference_params {
     /// vLLM --pipeline-parallel-size: `gpus` = tensor parallel x this; each stage holds a contiguous
     /// run of layers (how vLLM spans nodes: TP inside a node, PP across nodes).
     std::uint32_t pipeline_parallel = 1;
+    // Every other resident of the device, in one budget (residents.cpp):
+    std::shared_ptr<const model_desc> draft;   ///< --draft MODEL: speculative decoding's draft, same engine and device
+    std::optional<std::uint64_t> mmproj_bytes; ///< --mmproj FILE: a llama.cpp projector GGUF's tensor bytes
+    std::uint32_t image_size    = 0;           ///< --image-size: pixels per side of one image (VLM encoders)
+    std::uint64_t reserve_bytes = 0;           ///< --reserve SIZE: memory other processes hold on each device
 };
 
 struct inference_estimate {
@@ -59,10 +69,23 @@ struct inference_estimate {
     std::vector<std::string> notes;
 };
 
+/// vLLM's tensor-parallel rule (vllm/config: "Total number of attention heads must be divisible by
+/// tensor parallel size"; QKVParallelLinear: KV heads divisible by tp, or tp a multiple of them, the
+/// KV heads then replicated). Every attention layer must pass.
+bool tensor_parallel_divides_heads(const model_desc& m, std::uint32_t tp);
+/// The largest tensor-parallel size <= gpus that divides `gpus` and passes the rule above (1 always does).
+std::uint32_t largest_tensor_parallel(const model_desc& m, std::uint32_t gpus);
+
 /// Check the options against the model and the engine (exit-2 errors in the CLI).
 status validate(const model_desc& m, const inference_params& p);
 
 result<inference_estimate> estimate_inference(const model_desc& m, const inference_params& p);
+
+/// A --mmproj file's weight bytes: the sum of the GGUF's tensor sizes (errors name the file).
+result<std::uint64_t> projector_file_bytes(const std::string& path);
+
+/// Add the other residents to e's devices: the draft model, the projector, the reserve (residents.cpp).
+status add_residents(const model_desc& m, const inference_params& p, inference_estimate& e);
 
 /// KV cache bytes of one layer for `cells` token slots (K and V rows in their dtypes).
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,

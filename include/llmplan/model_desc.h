@@ -125,9 +125,26 @@ struct quant_desc {
     quant_method method      = quant_method::none;
     std::uint32_t bits       = 0;
     std::uint32_t group_size = 0;     ///< elements sharing one scale; 0 = per channel
+    std::uint32_t block_out  = 0;     ///< FP8 block scaling (weight_block_size / block_structure): rows per block
+    std::uint32_t block_in   = 0;     ///< ... and columns per block; 0 = no block scaling
+    bool is_float            = false; ///< compressed-tensors: float (FP8) weights rather than int
+    bool symmetric           = true;  ///< compressed-tensors: no zero points stored
+    bool per_tensor          = false; ///< compressed-tensors strategy "tensor": one scale per matrix
     bool nf4                 = false; ///< bitsandbytes 4-bit type nf4 (vs fp4)
     bool double_quant        = false;
     std::vector<std::string> modules_not_converted;
+};
+
+/// A VLM's vision encoder and projector (config.json vision_config), resident beside the language model.
+struct vision_desc {
+    std::uint32_t n_layer    = 0; ///< encoder blocks (depth / num_hidden_layers); 0 = no vision tower
+    std::uint64_t n_embd     = 0;
+    std::uint64_t n_ff       = 0;
+    std::uint32_t n_head     = 0;
+    std::uint32_t patch      = 0; ///< patch side in pixels
+    std::uint32_t image_size = 0; ///< the config's image side (SigLIP: 896 for Gemma-3); 0 = dynamic
+    std::uint32_t merge      = 1; ///< spatial_merge_size: patches merged into one LM token per side
+    std::uint64_t n_params   = 0; ///< encoder + projector parameters (src/model/vision.cpp)
 };
 
 enum class weights_source : std::uint8_t { formula, tensors };
@@ -183,6 +200,7 @@ struct model_desc {
 
     moe_desc moe;
     mla_desc mla;
+    vision_desc vision;
     quant_desc quant;
     dtype torch_dtype = dtype::bf16; ///< the checkpoint's compute dtype
 

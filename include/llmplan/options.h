@@ -10,9 +10,10 @@
 namespace llmplan {
 
 /// The questions (../shared/cli-contract.md): one subcommand each.
-enum class command_kind : std::uint8_t { inspect, models, estimate, plan, fit, hardware };
+enum class command_kind : std::uint8_t { inspect, models, estimate, plan, fit, hardware, check };
 inline constexpr command_kind all_commands[] = {command_kind::inspect, command_kind::models, command_kind::estimate,
-                                                command_kind::plan,    command_kind::fit,    command_kind::hardware};
+                                                command_kind::plan,    command_kind::fit,    command_kind::hardware,
+                                                command_kind::check};
 std::string_view command_name(command_kind c);
 std::string_view command_help(command_kind c);
 /// "estimate" -> command_kind::estimate; false when the name is no command.
@@ -40,6 +41,8 @@ enum class option_id : std::uint8_t {
     ubatch,
     flash_attn,
     gpu_layers,
+    n_cpu_moe,
+    cpu_moe,
     mmap,
     gpu_memory_utilization,
     max_num_seqs,
@@ -80,6 +83,15 @@ enum class option_id : std::uint8_t {
     max_nodes,
     top,
     from,
+    // other residents of the device (residents.cpp)
+    draft,
+    mmproj,
+    image_size,
+    reserve,
+    // check
+    log,
+    log_name,
+    kind,
 };
 
 /// How a value is written.
@@ -99,7 +111,8 @@ enum class value_kind : std::uint8_t {
 /// Which task of estimate/plan an option belongs to; another task names it as not applying.
 enum class task_scope : std::uint8_t { any, infer, train };
 /// Which inference engine an option configures (estimate only: a plan launches several engines).
-enum class engine_scope : std::uint8_t { any, llama_cpp, vllm };
+/// `checkpoint`: the engines that load the checkpoint's own modules (vLLM, transformers).
+enum class engine_scope : std::uint8_t { any, llama_cpp, vllm, checkpoint };
 
 struct option_spec {
     option_id id;
@@ -118,7 +131,7 @@ constexpr std::uint8_t command_bit(command_kind c) {
     return static_cast<std::uint8_t>(1u << static_cast<unsigned>(c));
 }
 /// Options of every command (the CLI also takes them before the subcommand).
-inline constexpr std::uint8_t every_command = 0x3f;
+inline constexpr std::uint8_t every_command = 0x7f;
 
 /// Every row, in the order help lists them.
 std::span<const option_spec> option_table();

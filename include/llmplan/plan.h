@@ -46,6 +46,8 @@ struct plan_options {
     double max_ttft_s = 10.0;
     /// Most nodes of `gpus_per_node` a plan may span before it says "does not fit".
     unsigned max_nodes = 64;
+    /// --kind: only rows answering for these kinds (bits of answer_kind); 0 = every row.
+    std::uint8_t kinds = 0;
 };
 
 /// What a training plan adds to a candidate (make_train_plan, train_plan.h); empty for inference.
@@ -63,6 +65,81 @@ struct train_figures {
     bool grad_checkpointing    = false;
     bool comm_bound            = false; ///< multi-node ZeRO-3 step set by the inter-node all-gathers
     std::int64_t host_bytes    = 0;     ///< host RAM the offloaded optimizer needs (0: none)
+};
+
+/// What a plan found about a candidate, as data: decisions read the code and its figures, never
+/// the text beside it (plan_candidate::reasons keeps the sentences a reader sees).
+enum class reason_code : std::uint8_t {
+    fits,             ///< bytes: headroom
+    does_not_fit,     ///< bytes: short by (positive)
+    offload_layers,   ///< count: layers on the GPU (-ngl); bytes: host RAM the rest takes
+    offload_experts,  ///< count: layers whose experts stay in RAM (--n-cpu-moe); bytes: host RAM
+    ram_short,        ///< bytes: host RAM missing for the offloaded part
+    speed_unknown,    ///< a bandwidth or compute figure is missing
+    slow,             ///< tokens_per_s: per request; wanted: the wanted rate
+    slow_first_token, ///< seconds: first-token wait; wanted: the longest wanted
+    fast_enough,      ///< tokens_per_s: per request; seconds: first-token wait
+    cheapest,         ///< usd: per million tokens (empty: no price) among the rows that qualify
+    fastest,          ///< tokens_per_s: the fastest of the rows that fit (none is fast enough)
+    closest,          ///< bytes: short by; nothing of the kind fits, this one comes closest
+    no_price,         ///< the row has no price
+};
+std::string_view name(reason_code c);
+struct plan_reason {
+    reason_code code          = reason_code::fits;
+    std::int64_t bytes        = 0;
+    unsigned count            = 0;
+    double tokens_per_s       = 0;
+    double wanted             = 0;
+    double seconds            = 0;
+    std::optional<double> usd = std::nullopt;
+};
+/// A reason with its code and, where it has them, its bytes and count (set the rest by name).
+inline plan_reason make_reason(reason_code c, std::int64_t bytes = 0, unsigned count = 0) {
+    plan_reason r;
+    r.code  = c;
+    r.bytes = bytes;
+    r.count = count;
+    return r;
+}
+/// One line of text for a reason (the text renderers and the JSON's `why` use it).
+std::string reason_text(const plan_reason& r);
+
+/// The kinds of answer a person asks for ("the best laptop"); a row may answer for two (a MacBook:
+/// laptop and mac). Rows of this machine answer for none.
+enum class answer_kind : std::uint8_t {
+    laptop,  ///< laptops.csv rows whose form is "laptop"
+    desktop, ///< complete desktops (laptops.csv "desktop ..."), and consumer/workstation cards to add to one
+    mac,     ///< Apple silicon: gpus.csv Apple rows and Apple machines
+    cpu,     ///< runs on the CPU alone: CPU parts and machines without a GPU (not cloud)
+    cloud,   ///< rented instances (cloud_instances.csv)
+    server,  ///< datacenter accelerators bought for a server (H100 SXM ...)
+};
+inline constexpr answer_kind all_answer_kinds[] = {answer_kind::laptop, answer_kind::desktop, answer_kind::mac,
+                                                   answer_kind::cpu,    answer_kind::cloud,   answer_kind::server};
+std::string_view name(answer_kind k);
+/// "laptop" -> answer_kind::laptop; false when the name is no kind.
+bool answer_kind_from_name(std::string_view text, answer_kind& out);
+/// Bit (1 << kind) set for each kind row `d` answers for.
+std::uint8_t answer_kinds_of(const device_spec& d);
+
+/// One way to make a model fit a row it does not fit: the request changed in one respect, re-estimated.
+enum class fit_way : std::uint8_t {
+    shorter_context, ///< value: the context (tokens) that fits
+    quantized_kv,    ///< value: the KV type's name in `setting`; llama.cpp turns flash attention on
+    smaller_quant,   ///< setting: the weight format (GGUF type, int4 ...)
+    experts_on_cpu,  ///< value: --n-cpu-moe N (llama.cpp, MoE)
+    more_gpus,       ///< value: GPUs in all
+};
+std::string_view name(fit_way w);
+struct fit_option {
+    fit_way way         = fit_way::shorter_context;
+    std::uint64_t value = 0;
+    std::string setting; ///< the option as the CLI takes it ("--ctx 8192", "--kv-type q8_0 --flash-attn on")
+    bool fits                   = false;
+    std::int64_t headroom_bytes = 0; ///< device memory - need (negative: still short)
+    std::int64_t host_bytes     = 0; ///< host RAM the offloaded part takes (experts on CPU)
+    double decode_tokens_per_s  = 0; ///< 0: unknown
 };
 
 struct plan_candidate {
@@ -93,6 +170,9 @@ struct plan_candidate {
     std::optional<double> cost_per_hour_usd;
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
+    std::vector<plan_reason> findings;   ///< the reasons as data (what decisions read)
+    std::uint8_t answer_kinds = 0;       ///< answer_kinds_of(the row)
+    std::vector<fit_option> fit_options; ///< rows that do not fit and answer for a kind: ways to fit, closest first
     std::vector<std::pair<std::string, std::string>> launch; ///< engine -> command line
     std::optional<train_figures> training;                   ///< --task train only
 };
@@ -110,8 +190,16 @@ struct cpu_or_gpu_answer {
     std::vector<std::string> why;
 };
 
+/// The best row of one kind, as the question is asked ("the best laptop for this model").
+struct kind_answer {
+    answer_kind kind  = answer_kind::laptop;
+    std::size_t index = 0;        ///< its place in plan_result::candidates
+    std::vector<plan_reason> why; ///< cheapest/fastest/closest first, then fits/short, speed
+};
+
 struct plan_result {
     std::vector<plan_candidate> candidates; ///< fitting cheapest first, then the rest
+    std::vector<kind_answer> answers;       ///< one per kind that has a row, in all_answer_kinds order
     std::optional<plan_recommendation> recommendation;
     std::optional<cpu_or_gpu_answer> cpu_or_gpu;
     plan_options options;

@@ -42,6 +42,8 @@ struct estimate_request {
     training_params train;
     std::optional<std::uint64_t> memory_bytes; ///< --memory: the reverse questions (fit.h)
     std::vector<option_id> given;              ///< the options named, to check them against the engine
+    std::string draft;                         ///< --draft MODEL: loaded with the model (infer.draft)
+    std::string mmproj;                        ///< --mmproj FILE: its tensors sized (infer.mmproj_bytes)
 };
 
 struct plan_request {
@@ -72,8 +74,16 @@ struct hardware_request {
     bool probe = false; ///< local: measure the bandwidth again (bandwidth_cache_mode::refresh)
 };
 
-using request_body =
-    std::variant<inspect_request, models_request, estimate_request, plan_request, fit_request, hardware_request>;
+/// `check`: an engine's log, as text (the CLI reads the file; the library reads no path for it).
+struct check_request {
+    std::string log;      ///< the log's bytes
+    std::string log_name; ///< for messages: the file's path, "stdin", or what the caller names it
+    std::string model;    ///< --model: when the log names no model llmplan knows
+    std::string weights;  ///< --weights: when the log's file type is no standard one
+};
+
+using request_body = std::variant<inspect_request, models_request, estimate_request, plan_request, fit_request,
+                                  hardware_request, check_request>;
 
 struct request {
     command_kind command = command_kind::inspect;

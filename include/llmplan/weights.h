@@ -53,9 +53,11 @@ struct weights_estimate {
     dtype compute_dtype             = dtype::bf16; ///< activations / KV default dtype
     bool exact_from_file            = false;
     std::vector<std::uint64_t> layer_bytes; ///< bytes of each block's tensors (for layer splits)
-    std::uint64_t token_embd_bytes = 0;     ///< input embeddings (llama.cpp keeps them on the CPU)
-    std::uint64_t repackable_bytes = 0;     ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
-    std::string how;                        ///< one line: what rule produced the bytes
+    /// The routed experts' share of layer_bytes (MoE; llama.cpp --n-cpu-moe keeps these on the CPU)
+    std::vector<std::uint64_t> layer_expert_bytes;
+    std::uint64_t token_embd_bytes = 0; ///< input embeddings (llama.cpp keeps them on the CPU)
+    std::uint64_t repackable_bytes = 0; ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
+    std::string how;                    ///< one line: what rule produced the bytes
 };
 
 /// Bytes of the weights of m stored as c. Errors when c cannot be produced from m (e.g. NF4 of a GGUF).

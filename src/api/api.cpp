@@ -19,8 +19,8 @@ api_response answer(std::string_view command, const std::vector<std::pair<std::s
                     const load_options& sources) {
     command_kind c{};
     if (!command_from_name(command, c))
-        return failure(400, std::string(command) + ": unknown command; expected inspect, models, estimate, plan, fit "
-                                                   "or hardware");
+        return failure(400, std::string(command) + ": unknown command; expected inspect, models, estimate, plan, fit, "
+                                                   "hardware or check");
     try {
         auto r = parse_request(c, options, sources);
         if (!r) return failure(400, r.error().what());

@@ -94,6 +94,8 @@ json document_json(const document& doc) {
                 return plan_json(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return fit_hardware_to_json(d.result);
+            else if constexpr (std::is_same_v<D, check_document>)
+                return check_to_json(d.model, d.report);
             else
                 return hardware_json(d);
         },

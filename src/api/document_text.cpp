@@ -22,6 +22,8 @@ std::string to_text(const document& doc) {
                 return detail::plan_text(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
+            else if constexpr (std::is_same_v<D, check_document>)
+                return check_to_text(d.model, d.report);
             else
                 return detail::hardware_text(d);
         },

@@ -14,6 +14,7 @@ constexpr std::uint8_t E = command_bit(command_kind::estimate);
 constexpr std::uint8_t P = command_bit(command_kind::plan);
 constexpr std::uint8_t F = command_bit(command_kind::fit);
 constexpr std::uint8_t H = command_bit(command_kind::hardware);
+constexpr std::uint8_t C = command_bit(command_kind::check);
 
 using id = option_id;
 using k  = value_kind;
@@ -26,6 +27,9 @@ constexpr std::string_view dtypes_weights = "f32 f16 bf16 fp8 int8 int4 nf4 gptq
 // clang-format off
 constexpr std::array rows = {
     option_spec{id::model, "model", k::text, "", "", "catalog id, config.json, model folder, .gguf file, hf:ORG/NAME", I | E | P | F, I | E | P},
+    option_spec{id::model, "model", k::text, "", "the catalog model the log names", "the model, when the log does not name one llmplan knows", C, 0},
+    option_spec{id::log, "log", k::text, "", "", "the engine's log: a file, or - for standard input (the API: the log's text)", C, C},
+    option_spec{id::log_name, "log-name", k::text, "", "the file's name, or stdin", "the log's name in messages", C, 0},
     option_spec{id::filter, "filter", k::text, "", "", "only ids containing this text (case-insensitive)", M, M},
     option_spec{id::filter, "filter", k::text, "", "", "words every listed name must contain (e.g. h100, aws, apple); implies list", H, 0},
     option_spec{id::name, "name", k::text, "", "this machine", "catalog hardware name (see `llmplan hardware list`)", F, F},
@@ -41,6 +45,7 @@ constexpr std::array rows = {
     option_spec{id::gpus, "gpus", k::positive, "", "1", "number of GPUs", E | P, 0},
     option_spec{id::gpus, "gpus", k::positive, "", "the machine's count", "GPUs to spread a model over", F, 0},
     option_spec{id::weights, "weights", k::text, dtypes_weights, "the model's own", "weight precision (training: the frozen base of LoRA/QLoRA)", E | P, 0},
+    option_spec{id::weights, "weights", k::text, dtypes_weights, "the log's file type", "the weights type, when the log's file type is not a standard one", C, 0},
     option_spec{id::ctx, "ctx", k::positive, "", "4096", "tokens per sequence, prompt plus generated", E | P | F, 0, t::infer},
     option_spec{id::prompt, "prompt", k::uint, "", "= ctx", "tokens in one prefill pass", E | P, 0, t::infer},
     option_spec{id::batch, "batch", k::positive, "", "1", "sequences held at once (concurrent requests)", E | P | F, 0, t::infer},
@@ -49,12 +54,18 @@ constexpr std::array rows = {
     option_spec{id::ubatch, "ubatch", k::positive, "", "512", "llama.cpp physical batch", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::flash_attn, "flash-attn", k::choice, "on off", "off", "llama.cpp flash attention", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::gpu_layers, "gpu-layers", k::sint, "", "all, on a GPU", "llama.cpp layers on the GPU", E | P, 0, t::infer, e::llama_cpp},
+    option_spec{id::n_cpu_moe, "n-cpu-moe", k::uint, "", "0; a plan picks the fewest that fit", "llama.cpp: keep the routed experts of the first N layers in RAM (MoE)", E | P, 0, t::infer, e::llama_cpp},
+    option_spec{id::cpu_moe, "cpu-moe", k::flag, "", "", "llama.cpp: keep every layer's routed experts in RAM (-ot exps=CPU)", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::mmap, "mmap", k::choice, "on off", "on", "llama.cpp maps the file", E | P, 0, t::infer, e::llama_cpp},
     option_spec{id::gpu_memory_utilization, "gpu-memory-utilization", k::number, "", "0.9", "vLLM fraction of GPU memory, in (0, 1]", E | P, 0, t::infer, e::vllm},
     option_spec{id::max_num_seqs, "max-num-seqs", k::positive, "", "by release and GPU: 1024 on GPUs of 70 GiB+, else 256", "vLLM sequences per step", E | P, 0, t::infer, e::vllm},
     option_spec{id::max_num_batched_tokens, "max-num-batched-tokens", k::positive, "", "by release and GPU: 8192 on GPUs of 70 GiB+, else 2048", "vLLM tokens per step: what its start-up profile runs", E | P, 0, t::infer, e::vllm},
     option_spec{id::pipeline_parallel, "pipeline-parallel", k::positive, "", "1", "vLLM pipeline stages; --gpus = tensor parallel x stages (multi-node)", E | P, 0, t::infer, e::vllm},
     option_spec{id::device_memory, "device-memory", k::size, "", "the device's own when known", "each GPU's memory, e.g. 80GiB", E | P, 0},
+    option_spec{id::draft, "draft", k::text, "", "", "a draft model for speculative decoding, on the same device (MODEL): part \"draft\"", E | P, 0, t::infer},
+    option_spec{id::mmproj, "mmproj", k::text, "", "", "a multimodal projector GGUF loaded beside the model: part \"projector\"", E | P, 0, t::infer, e::llama_cpp},
+    option_spec{id::image_size, "image-size", k::positive, "", "the config's, else 448", "pixels per side of one image for a VLM's vision tower (vision_config): part \"projector\"", E | P, 0, t::infer, e::checkpoint},
+    option_spec{id::reserve, "reserve", k::size, "", "0", "memory other processes hold on each device, e.g. 2GiB: part \"reserved\"", E | P, 0, t::infer},
     option_spec{id::memory, "memory", k::size, "", "", "a memory budget per device (e.g. 24GiB): also answer the longest context, the most sequences and the best precision that fit (training: the longest --seq, the largest --micro-batch, the most capable method/precision/ZeRO stage)", E | P, 0},
 
     option_spec{id::method, "method", k::choice, "full lora qlora", "lora", "what is trained", E | P, 0, t::train},
@@ -85,6 +96,7 @@ constexpr std::array rows = {
     option_spec{id::max_nodes, "max-nodes", k::uint, "", "64", "most machines a plan may span", P, 0},
     option_spec{id::top, "top", k::uint, "", "15", "rows of the table (--json has all)", P, 0},
     option_spec{id::top, "top", k::uint, "", "5", "largest fitting models listed per precision", F, 0},
+    option_spec{id::kind, "kind", k::list, "laptop desktop mac cpu cloud server", "every kind", "only rows of these kinds, each answered on its own (repeat or comma-separate): laptop desktop mac cpu cloud server", P, 0, t::infer},
     option_spec{id::from, "from", k::text, "", "", "the model you run now: compare its memory and speed with MODEL on this machine and on the recommended one", P, 0, t::infer},
     option_spec{id::offline, "offline", k::flag, "", "", "no network: the catalog, local files and caches only (or HF_HUB_OFFLINE=1)", every_command, 0},
     option_spec{id::refresh, "refresh", k::flag, "", "", "read the Hub again instead of llmplan's cache and the local Hub caches", every_command, 0},
@@ -92,14 +104,16 @@ constexpr std::array rows = {
 };
 // clang-format on
 
-constexpr std::array<std::string_view, 6> command_names = {"inspect", "models", "estimate", "plan", "fit", "hardware"};
-constexpr std::array<std::string_view, 6> command_helps = {
+constexpr std::array<std::string_view, 7> command_names = {"inspect", "models",   "estimate", "plan",
+                                                           "fit",     "hardware", "check"};
+constexpr std::array<std::string_view, 7> command_helps = {
     "Show a model's architecture, parameters and weight bytes",
     "List the built-in model catalog",
     "Memory per device to run or train a model, as a breakdown",
     "Hardware that runs a model, with speed, cost and launch lines",
     "What runs on a machine: largest models per precision, longest context",
     "This machine (CPU, RAM, GPUs), or the hardware catalog",
+    "An engine's log (llama.cpp, vLLM, transformers) beside llmplan's estimate, part by part",
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // Name/value pairs -> a request, through the option table: one parser for the CLI and the web API.
 #include "llmplan/request.h"
 
+#include "llmplan/check.h"
 #include "llmplan/units.h"
 
 #include <charconv>
@@ -191,6 +192,15 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::gpu_layers:
         p.gpu_layers = v.i;
         break;
+    case id::n_cpu_moe: {
+        auto n = narrow(o, v.u);
+        if (!n) return n.error();
+        p.cpu_moe_layers = std::max(p.cpu_moe_layers, *n);
+        break;
+    }
+    case id::cpu_moe: // every layer: llama.cpp's --cpu-moe (cpu_moe_all in launch.cpp)
+        p.cpu_moe_layers = std::numeric_limits<std::uint32_t>::max();
+        break;
     case id::mmap:
         p.mmap = v.on;
         break;
@@ -217,6 +227,21 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         break;
     case id::memory:
         r.memory_bytes = v.u;
+        break;
+    case id::draft:
+        r.draft = v.text;
+        break;
+    case id::mmproj:
+        r.mmproj = v.text;
+        break;
+    case id::image_size: {
+        auto n = narrow(o, v.u);
+        if (!n) return n.error();
+        p.image_size = *n;
+        break;
+    }
+    case id::reserve:
+        p.reserve_bytes = v.u;
         break;
     case id::method:
         t.method = pick<train_method>(
@@ -338,6 +363,16 @@ status apply_plan(plan_request& r, const option_spec& o, const value& v) {
     case id::from:
         r.from = v.text;
         break;
+    case id::kind: {
+        std::vector<std::string> kinds;
+        split_list(v.text, kinds);
+        for (const auto& k : kinds) {
+            answer_kind a{};
+            if (!answer_kind_from_name(k, a)) return bad(o, fmt::format("\"{}\"; expected {}", k, o.values));
+            p.kinds |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(a));
+        }
+        break;
+    }
     default:
         break;
     }
@@ -403,6 +438,28 @@ status apply_hardware(hardware_request& r, const option_spec& o, const value& v)
     return ok();
 }
 
+status apply_check(check_request& r, const option_spec& o, const value& v) {
+    switch (o.id) {
+    case id::log:
+        if (v.text.size() > max_log_bytes)
+            return bad(o, fmt::format("more than {} MiB; expected an engine's start-up log", max_log_bytes >> 20));
+        r.log = v.text;
+        break;
+    case id::log_name:
+        r.log_name = v.text;
+        break;
+    case id::model:
+        r.model = v.text;
+        break;
+    case id::weights:
+        r.weights = v.text;
+        break;
+    default:
+        break;
+    }
+    return ok();
+}
+
 /// The option `name` of `command`, or an error saying it is unknown or belongs to other commands.
 result<const option_spec*> lookup(command_kind command, const std::string& name) {
     if (const auto* o = find_option(command, name)) return o;
@@ -447,6 +504,9 @@ result<request> parse_request(command_kind command, const option_values& options
     case command_kind::hardware:
         r.body = hardware_request{};
         break;
+    case command_kind::check:
+        r.body = check_request{};
+        break;
     }
     // The task first: whether the other options apply depends on it.
     task_kind task = task_kind::infer;
@@ -461,12 +521,13 @@ result<request> parse_request(command_kind command, const option_values& options
         auto v = parse_value(spec, text);
         if (!v) return v.error();
         // A model sent as bytes (load_options::uploaded) is named by its file name: no path is read.
-        const bool names_source = (spec.id == id::model && !sources.uploaded) || spec.id == id::from;
+        const bool names_source =
+            (spec.id == id::model && !sources.uploaded) || spec.id == id::from || spec.id == id::draft;
         if (names_source && !sources.allow_paths && looks_like_path(v->text))
             return bad(spec, fmt::format("\"{}\" is a file-system path; expected a catalog id or a hub name "
                                          "(hf:ORG/NAME, ms:ORG/NAME)",
                                          v->text));
-        if (spec.id == id::hardware_file && !sources.allow_paths)
+        if ((spec.id == id::hardware_file || spec.id == id::mmproj) && !sources.allow_paths)
             return bad(spec, "reads a local file; not accepted here (use the command line)");
         status s = ok();
         if (spec.id == id::offline) r.sources.offline = true;
@@ -488,6 +549,7 @@ result<request> parse_request(command_kind command, const option_values& options
         if (auto* h = std::get_if<hardware_request>(&r.body)) s = apply_hardware(*h, spec, *v);
         if (auto* i = std::get_if<inspect_request>(&r.body)) i->model = v->text;
         if (auto* m = std::get_if<models_request>(&r.body)) m->filter = v->text;
+        if (auto* c = std::get_if<check_request>(&r.body)) s = apply_check(*c, spec, *v);
         if (!s) return s.error();
     }
     auto missing_model = [] {
@@ -496,6 +558,9 @@ result<request> parse_request(command_kind command, const option_values& options
     if (auto* i = std::get_if<inspect_request>(&r.body); i && i->model.empty()) return missing_model();
     if (auto* e = std::get_if<estimate_request>(&r.body); e && e->model.empty()) return missing_model();
     if (auto* p = std::get_if<plan_request>(&r.body); p && p->estimate.model.empty()) return missing_model();
+    if (auto* c = std::get_if<check_request>(&r.body); c && c->log.empty())
+        return make_error(error_code::invalid_params, "missing; expected an engine's log (a file, or - for stdin)",
+                          "LOG");
     if (auto* h = std::get_if<hardware_request>(&r.body); h && !h->name.empty()) {
         if (h->what == hardware_request::mode::list)
             return make_error(error_code::invalid_params, "names one row; drop list and filter", "--name");

@@ -15,12 +15,33 @@ namespace llmplan {
 namespace {
 
 std::string_view engine_scope_name(engine_scope s) {
-    return s == engine_scope::vllm ? "vllm" : "llama.cpp";
+    return s == engine_scope::vllm ? "vllm" : s == engine_scope::checkpoint ? "vllm and transformers" : "llama.cpp";
 }
 
 bool engine_matches(engine_scope s, engine_kind e) {
     return s == engine_scope::any || (s == engine_scope::llama_cpp && e == engine_kind::llama_cpp) ||
-           (s == engine_scope::vllm && e == engine_kind::vllm);
+           (s == engine_scope::vllm && e == engine_kind::vllm) ||
+           (s == engine_scope::checkpoint && e != engine_kind::llama_cpp);
+}
+
+/// The other residents named by the request: the draft model loaded, the projector file sized.
+status load_residents(const estimate_request& q, const model_desc& m, const load_options& sources,
+                      inference_params& p) {
+    if (!q.draft.empty()) {
+        auto d = load_model(q.draft, sources);
+        if (!d) return make_error(d.error().code, d.error().what(), "--draft");
+        p.draft = std::make_shared<const model_desc>(std::move(*d));
+    }
+    if (!q.mmproj.empty()) {
+        auto b = projector_file_bytes(q.mmproj);
+        if (!b) return make_error(b.error().code, b.error().what(), "--mmproj");
+        p.mmproj_bytes = *b;
+    }
+    if (p.image_size && m.vision.n_layer == 0)
+        return make_error(error_code::invalid_params,
+                          fmt::format("{} has no vision tower (no vision_config) to size at this image size", m.id),
+                          "--image-size");
+    return ok();
 }
 
 /// estimate only (a plan launches several engines): an engine's own option with another engine.
@@ -55,6 +76,7 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
     }
     if (command == command_kind::estimate)
         if (auto s = check_engine_options(q, d.infer.engine); !s) return s.error();
+    if (auto s = load_residents(q, d.model, sources, d.infer); !s) return s.error();
     auto e = estimate_inference(d.model, d.infer);
     if (!e) return e.error();
     d.inference = std::move(*e);
@@ -186,6 +208,21 @@ result<models_document> run_models(const models_request& q) {
     return d;
 }
 
+result<check_document> run_check(const check_request& q, const load_options& sources) {
+    auto facts = parse_engine_log(q.log, q.log_name.empty() ? "LOG" : q.log_name);
+    if (!facts) return facts.error();
+    auto m = q.model.empty() ? model_from_log(*facts) : load_model(q.model, sources);
+    if (!m) return m.error();
+    if (!q.weights.empty()) {
+        auto w = parse_weight_choice(q.weights);
+        if (!w) return w.error();
+        if (w->format == weight_format::gguf) facts->gguf_ftype = w->gguf_ftype;
+    }
+    auto r = check_against_log(*facts, *m);
+    if (!r) return r.error();
+    return check_document{std::move(*m), std::move(*r)};
+}
+
 template <class T> result<document> as_document(result<T> r) {
     if (!r) return r.error();
     return document{std::move(*r)};
@@ -209,6 +246,8 @@ result<document> run(const request& r) {
                 return as_document(run_plan(q, r.sources));
             } else if constexpr (std::is_same_v<Q, fit_request>) {
                 return as_document(run_fit(q, r.sources));
+            } else if constexpr (std::is_same_v<Q, check_request>) {
+                return as_document(run_check(q, r.sources));
             } else {
                 return as_document(run_hardware(q));
             }

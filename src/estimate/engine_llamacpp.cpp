@@ -155,14 +155,32 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
         const std::uint32_t lo = first_gpu_layer + n_gpu_layers * g / gpus;
         const std::uint32_t hi = first_gpu_layer + n_gpu_layers * (g + 1) / gpus;
         for (std::uint32_t i = lo; i < hi; ++i) {
-            d.parts.weights += w.layer_bytes[i];
+            // --n-cpu-moe: this layer's routed experts live in host RAM (CPU buffer), the rest here.
+            const std::uint64_t experts =
+                i < p.cpu_moe_layers && i < w.layer_expert_bytes.size() ? w.layer_expert_bytes[i] : 0;
+            d.parts.weights += w.layer_bytes[i] - experts;
+            cpu.parts.weights += experts;
             d.parts.kv_cache += kv_layer[i];
         }
         if (g == gpus - 1 && all_on_gpu) d.parts.weights += globals_other;
+        // A tied output matrix is the token embedding, which stays in host memory: the loader creates
+        // a second copy of it in the output layer's GPU buffer (llama_model::load_tensors,
+        // TENSOR_DUPLICATED reuses a tensor only within the same buffer type). gemma-3-27b Q4_K_M,
+        // -ngl 99: the buffers sum to the file + its 1.16 GB Q6_K token_embd
+        // (truth/llamacpp_issue_logs.json).
+        if (g == gpus - 1 && all_on_gpu && m.tied_embd) d.parts.weights += w.token_embd_bytes;
         // every backend reserves a graph buffer for its share; the head's logits on the last one
         d.parts.compute = g == gpus - 1 ? compute : compute_no_head;
         if (!all_on_gpu && g == gpus - 1 && p.device == device_kind::cuda && n_ub >= offload_min_batch)
             d.parts.compute += output_matrix;
+        // The same copy-to-GPU for CPU-resident experts (--n-cpu-moe): the buffer holds the largest
+        // such tensor, one of a layer's three (gate, up, down) expert stacks.
+        if (p.cpu_moe_layers > 0 && g == 0 && p.device == device_kind::cuda && n_ub >= offload_min_batch) {
+            std::uint64_t largest = 0;
+            for (std::size_t i = 0; i < std::min<std::size_t>(p.cpu_moe_layers, w.layer_expert_bytes.size()); ++i)
+                largest = std::max(largest, w.layer_expert_bytes[i] / 3);
+            d.parts.compute += largest;
+        }
         d.parts.overhead = static_cast<std::int64_t>(cuda_context_bytes);
         r.devices.push_back(std::move(d));
     }

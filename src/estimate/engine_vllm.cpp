@@ -51,6 +51,24 @@ constexpr std::uint64_t v1_seqs_small   = 256;
 /// Llama-3.1-8B, Qwen3-0.6B, Qwen3-32B, gpt-oss-20b/120b and Llama-3.3-70B TP 2 (bf16, H100, 0.11).
 constexpr std::uint64_t sampler_bytes_beyond_logits = 37;
 
+/// The profiling forward's peak a token, in elements: the residual stream, the layer's input and the
+/// output of its last projection (3 x n_embd) beside the larger of the attention transients
+/// (q/k/v projection + attention output) and the MLP's (gate_up output 2 x n_ff + SiluAndMul's
+/// n_ff); the two phases of a layer are not alive together (vllm/model_executor/models/llama.py).
+/// Llama-3.1-8B: (3 x 14336 + 3 x 4096) x 2 bytes = 110.6 KB a token; the logs give 110 KB a token
+/// between 20000 and 29000 profiled tokens (peak_torch_memory 17.06 / 17.98 GiB, vLLM 0.6.3 on an
+/// RTX 3090, truth/vllm_issue_logs.json, issue 10517).
+std::uint64_t forward_peak_per_token(const model_desc& m, std::uint64_t act_bytes, std::uint32_t tp) {
+    const auto& l      = m.typical_layer();
+    std::uint64_t n_ff = l.n_ff;
+    if (m.is_moe()) n_ff = std::max<std::uint64_t>(m.moe.n_ff_expert * m.moe.n_expert_used, m.moe.n_ff_shexp);
+    for (const auto& x : m.layers)
+        n_ff = std::max(n_ff, x.n_ff);
+    const std::uint64_t q_w  = std::uint64_t{l.n_head} * l.head_dim_k;
+    const std::uint64_t kv_w = std::uint64_t{l.n_head_kv} * (l.head_dim_k + l.head_dim_v);
+    return (3 * m.n_embd + std::max(2 * q_w + kv_w, 3 * n_ff) / tp) * act_bytes;
+}
+
 } // namespace
 
 result<inference_estimate> estimate_vllm(const model_desc& m, const inference_params& p, const weights_estimate& w) {
@@ -77,11 +95,12 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
     r.vllm_max_num_seqs           = max_seqs;
     r.vllm_max_num_batched_tokens = tokens;
     // Profiling pass: one layer's activations for all tokens; the sampler's logits for every
-    // sequence are gathered whole on every rank. V0 kept the logits and their f32 copy beside the
-    // forward's last activations; V1 samples top-k/top-p after the forward has freed them.
-    const std::uint64_t forward    = tokens * layer_activation_bytes_per_token(m, a, tp);
-    const std::uint64_t activation = v1 ? std::max(forward, seqs * m.n_vocab * (a + sampler_bytes_beyond_logits))
-                                        : forward + seqs * m.n_vocab * (a + 4);
+    // sequence are gathered whole on every rank and sampled with top-k/top-p after the forward has
+    // freed its transients, in V0 as in V1 (V0's profile_run sets top_p 0.99, top_k vocab - 1).
+    // V0, Llama-3-8B at 8192 tokens: 1.26 GiB at TP 1 and TP 2 alike, the sampler's 256 x vocab x 39
+    // bytes (1.19 GiB), not the forward (truth/vllm_issue_logs.json, Dec 2024 main).
+    const std::uint64_t forward    = tokens * forward_peak_per_token(m, a, tp);
+    const std::uint64_t activation = std::max(forward, seqs * m.n_vocab * (a + sampler_bytes_beyond_logits));
     const std::uint64_t non_torch  = !v1 ? v0_non_torch_bytes : p.gpus > 1 ? v1_non_torch_tp_bytes : v1_non_torch_bytes;
     if (v1) r.vllm_outside_budget_bytes = v1_outside_budget_bytes;
 

@@ -15,7 +15,7 @@ namespace ft = detail::ft;
 // Names: tools/quantize/quantize.cpp QUANT_OPTIONS. Base types: the default_type switch of
 // llama_model_quantize_impl (note IQ2_S -> iq2_xs, IQ2_M -> iq2_s, IQ3_XS / IQ3_M -> iq3_s).
 // clang-format off
-constexpr std::array<gguf_ftype_info, 33> ftype_table{{
+constexpr std::array<gguf_ftype_info, 38> ftype_table{{
     {"f32",       ft::all_f32,   dtype::f32},
     {"f16",       ft::f16,       dtype::f16},
     {"q4_0",      ft::q4_0,      dtype::q4_0},
@@ -49,6 +49,12 @@ constexpr std::array<gguf_ftype_info, 33> ftype_table{{
     {"tq1_0",     ft::tq1_0,     dtype::tq1_0},
     {"tq2_0",     ft::tq2_0,     dtype::tq2_0},
     {"mxfp4_moe", ft::mxfp4_moe, dtype::mxfp4},
+    // ik_llama.cpp (fork) file types: its llama.h LLAMA_FTYPE_MOSTLY_IQ2_K ... IQ6_K
+    {"iq2_k",     ft::iq2_k,     dtype::iq2_k},
+    {"iq3_k",     ft::iq3_k,     dtype::iq3_k},
+    {"iq4_k",     ft::iq4_k,     dtype::iq4_k},
+    {"iq5_k",     ft::iq5_k,     dtype::iq5_k},
+    {"iq6_k",     ft::iq6_k,     dtype::iq6_k},
 }};
 // Aliases accepted by llama-quantize (QUANT_OPTIONS "alias for Q4_K_M" ...), plus "mxfp4".
 constexpr std::array<std::pair<std::string_view, std::string_view>, 4> aliases{{

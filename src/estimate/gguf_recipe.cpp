@@ -216,7 +216,16 @@ dtype fallback(dtype t, std::uint64_t ncols) {
     case dtype::q2_k:
     case dtype::q3_k:
     case dtype::iq4_xs:
+    case dtype::iq2_k: // ik_llama.cpp: its sub-5-bit types fall back to IQ4_NL like mainline's
+    case dtype::iq3_k:
+    case dtype::iq4_k:
         r = dtype::iq4_nl;
+        break;
+    case dtype::iq5_k:
+        r = dtype::q5_0;
+        break;
+    case dtype::iq6_k:
+        r = dtype::q8_0;
         break;
     case dtype::q4_k:
         r = dtype::q5_0;
@@ -362,6 +371,10 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
 } // namespace
 
 dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix) {
+    // convert_hf_to_gguf.py (GptOssModel) writes an MXFP4 checkpoint's experts as MXFP4 blocks as they
+    // are, whatever --outtype, and the published quantizations keep them (unsloth/gpt-oss-20b-GGUF:
+    // Q4_K_M 11.6 GB, F16 13.8 GB, against ggml-org's MXFP4 file of 12.1 GB).
+    if (t.type == dtype::mxfp4) return dtype::mxfp4;
     if (!quantizable(t))
         return stored_f32(t) || f.base == dtype::f32 ? dtype::f32 : f.base == dtype::bf16 ? dtype::bf16 : dtype::f16;
     // F32 / F16 / BF16 files: every quantizable matrix in that type, no mixture (ggml_is_quantized false)

@@ -21,6 +21,23 @@ std::string_view engine_name(engine_kind e) {
     return "?";
 }
 
+bool tensor_parallel_divides_heads(const model_desc& m, std::uint32_t tp) {
+    if (tp <= 1) return true;
+    for (const auto& l : m.layers) {
+        if (l.n_head == 0) continue; // no attention (recurrent / linear layers)
+        if (l.n_head % tp != 0) return false;
+        const std::uint32_t kv = l.n_head_kv ? l.n_head_kv : l.n_head;
+        if (tp >= kv ? tp % kv != 0 : kv % tp != 0) return false;
+    }
+    return true;
+}
+
+std::uint32_t largest_tensor_parallel(const model_desc& m, std::uint32_t gpus) {
+    for (std::uint32_t tp = std::max<std::uint32_t>(1, gpus); tp > 1; --tp)
+        if (gpus % tp == 0 && tensor_parallel_divides_heads(m, tp)) return tp;
+    return 1;
+}
+
 status validate(const model_desc& m, const inference_params& p) {
     auto bad = [](std::string msg, std::string opt) {
         return make_error(error_code::invalid_params, std::move(msg), std::move(opt));
@@ -39,6 +56,17 @@ status validate(const model_desc& m, const inference_params& p) {
     if (p.pipeline_parallel > 1 && p.engine != engine_kind::vllm)
         return bad("pipeline stages are modelled for vLLM; llama.cpp and transformers split layers with --gpus",
                    "--pipeline-parallel");
+    if (p.engine == engine_kind::vllm && p.pipeline_parallel > 0 && p.gpus % p.pipeline_parallel == 0 &&
+        !tensor_parallel_divides_heads(m, p.gpus / p.pipeline_parallel)) {
+        std::string sizes;
+        for (std::uint32_t tp = 1; tp <= std::max<std::uint32_t>(8, p.gpus / p.pipeline_parallel); ++tp)
+            if (tensor_parallel_divides_heads(m, tp)) sizes += (sizes.empty() ? "" : ", ") + std::to_string(tp);
+        return bad(fmt::format("vLLM splits the attention heads over {} GPUs (tensor parallel), and {} heads ({} KV) "
+                               "do not divide; tensor-parallel sizes that do: {} (more GPUs: --pipeline-parallel)",
+                               p.gpus / p.pipeline_parallel, m.typical_layer().n_head, m.typical_layer().n_head_kv,
+                               sizes),
+                   "--gpus");
+    }
     if (p.pipeline_parallel > m.n_layer)
         return bad(fmt::format("{} pipeline stages for {} layers", p.pipeline_parallel, m.n_layer),
                    "--pipeline-parallel");
@@ -46,6 +74,10 @@ status validate(const model_desc& m, const inference_params& p) {
     if (p.gpu_layers > static_cast<std::int64_t>(m.n_layer))
         return bad(fmt::format("{} GPU layers asked; the model has {} layers", p.gpu_layers, m.n_layer),
                    "--gpu-layers");
+    if (p.cpu_moe_layers > 0 && !m.is_moe())
+        return bad("the model has no routed experts to keep in RAM", "--n-cpu-moe/--cpu-moe");
+    if (p.cpu_moe_layers > 0 && p.engine != engine_kind::llama_cpp)
+        return bad("experts in RAM are a llama.cpp option", "--n-cpu-moe/--cpu-moe");
     if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");
     const bool gguf_weights = p.weights.format == weight_format::gguf;
@@ -89,6 +121,7 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
     r->engine_range   = behaviour_of(p.engine, p.version).range;
     r->weight_class   = weight_class(w->bytes, count_params(m).total);
     r->accuracy       = measured_accuracy(p.engine, p.device, r->weight_class);
+    if (auto s = add_residents(m, p, *r); !s) return s.error();
     // On disk: the files when we read them; else the weights as the asked format stores them.
     r->disk_bytes = m.file_bytes && p.weights.format == weight_format::native ? m.file_bytes : w->bytes;
     return r;

@@ -8,4 +8,6 @@ constexpr int q3_k_s = 11, q3_k_m = 12, q3_k_l = 13, q4_k_s = 14, q4_k_m = 15, q
 constexpr int q5_k_m = 17, q6_k = 18, iq2_xxs = 19, iq2_xs = 20, q2_k_s = 21, iq3_xs = 22;
 constexpr int iq3_xxs = 23, iq1_s = 24, iq4_nl = 25, iq3_s = 26, iq3_m = 27, iq2_s = 28, iq2_m = 29;
 constexpr int iq4_xs = 30, iq1_m = 31, bf16 = 32, tq1_0 = 36, tq2_0 = 37, mxfp4_moe = 38;
+// ik_llama.cpp's llama.h (a fork): its own file types from 135 on
+constexpr int iq2_k = 138, iq3_k = 139, iq4_k = 140, iq5_k = 141, iq6_k = 142;
 } // namespace llmplan::detail::ft

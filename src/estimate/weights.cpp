@@ -11,6 +11,7 @@
 
 #include "detail/strings.h"
 #include "llmplan/gguf_recipe.h"
+#include "llmplan/quant.h"
 
 #include <algorithm>
 #include <cctype>
@@ -72,8 +73,13 @@ weight_choice resolve_weight_choice(const model_desc& m, const weight_choice& as
     case quant_method::bitsandbytes:
         return {m.quant.bits == 8 ? weight_format::int8 : weight_format::nf4, {}};
     case quant_method::fp8:
+    case quant_method::mxfp4:
+        return {m.quant.method == quant_method::fp8 ? weight_format::fp8 : weight_format::native, {}};
     case quant_method::compressed_tensors:
-        return {weight_format::fp8, {}};
+        return {m.quant.is_float   ? weight_format::fp8
+                : m.quant.bits < 8 ? weight_format::int4
+                                   : weight_format::int8,
+                {}};
     default:
         return asked;
     }
@@ -178,10 +184,16 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
     // A checkpoint's own quantization_config group size when it has one.
     const std::uint64_t group = m.quant.group_size ? m.quant.group_size : gptq_group;
 
+    // Asked for the checkpoint as it is: its tensors already carry their quantized bytes.
+    const bool prequantized = asked.format == weight_format::native && is_prequantized(m);
     r.layer_bytes.assign(m.n_layer, 0);
+    r.layer_expert_bytes.assign(m.n_layer, 0);
     auto account = [&](const tensor_desc& t, std::uint64_t before) {
         const std::uint64_t added = r.quantized_bytes + r.unquantized_bytes - before;
-        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) r.layer_bytes[t.layer] += added;
+        if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) {
+            r.layer_bytes[t.layer] += added;
+            if (is_expert(t.role)) r.layer_expert_bytes[t.layer] += added;
+        }
         if (t.role == tensor_role::token_embd) r.token_embd_bytes += added;
     };
     for (const auto& t : m.tensors) {
@@ -197,14 +209,13 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
             account(t, before);
             continue;
         }
-        if (quantized_format && is_quantizable_matrix(t)) {
+        if (prequantized) { // the checkpoint's own layout (quant.h), as inspect reports it
+            (checkpoint_quantizes(m, t) ? r.quantized_bytes : r.unquantized_bytes) += t.bytes;
+        } else if (quantized_format && is_quantizable_matrix(t)) {
             const std::uint64_t out   = t.shape[t.shape.size() - 2];
             const std::uint64_t in    = t.shape.back();
             const std::uint64_t n_mat = out != 0 && in != 0 ? n / (out * in) : 0;
             r.quantized_bytes += quantized_linear_bytes(c.format, out, in, n_mat, bits, group);
-        } else if (c.format == weight_format::native && m.quant.method == quant_method::mxfp4 && is_expert(t.role) &&
-                   !t.is_bias) {
-            r.quantized_bytes += tensor_bytes_ceil(dtype::mxfp4, n); // gpt-oss ships its experts in MXFP4
         } else {
             r.unquantized_bytes += tensor_bytes_ceil(base, n);
         }
@@ -215,6 +226,11 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
         r.exact_from_file = m.source == weights_source::tensors;
         r.compute_dtype   = dtype::f16;
         r.how             = "sum of the GGUF's tensor sizes";
+        return r;
+    }
+    if (prequantized) {
+        r.how = "the checkpoint's quantization_config layout (scales and zeros included); other tensors " +
+                std::string(name(m.torch_dtype));
         return r;
     }
     r.how = ftype ? fmt::format("llama-quantize's per-tensor recipe for {}", ftype->name)

@@ -45,6 +45,12 @@ constexpr std::array<dtype_info, static_cast<std::size_t>(dtype::count)> table{{
     {dtype::tq1_0,   "tq1_0",   "",         34, 256, 54,  true}, // 48 qs + 4 qh + f16
     {dtype::tq2_0,   "tq2_0",   "",         35, 256, 66,  true}, // 64 qs + f16
     {dtype::mxfp4,   "mxfp4",   "",         39, 32,  17,  true}, // e8m0 scale + 16 B fp4 pairs (OCP MX)
+    // ik_llama.cpp's block_iq*_k structs (GGML_TYPE_IQ2_K = 137 ... IQ6_K = 141): f16 d + u16 extra + ...
+    {dtype::iq2_k,   "iq2_k",   "",         137, 256, 76,  true}, // + 8 scales + 64 qs
+    {dtype::iq3_k,   "iq3_k",   "",         138, 256, 110, true}, // + u16 scales_h + 8 scales_l + 64 qs + 32 qh
+    {dtype::iq4_k,   "iq4_k",   "",         139, 256, 144, true}, // + 4 scales_h + 8 scales_l + 128 qs
+    {dtype::iq5_k,   "iq5_k",   "",         140, 256, 176, true}, // + 4 scales_h + 8 scales_l + 128 qs + 32 qh
+    {dtype::iq6_k,   "iq6_k",   "",         141, 256, 212, true}, // + 16 scales + 128 qs + 64 qh
     {dtype::f8_e4m3, "f8_e4m3", "F8_E4M3",  -1, 1,   1,   false},
     {dtype::f8_e5m2, "f8_e5m2", "F8_E5M2",  -1, 1,   1,   false},
     {dtype::f8_e8m0, "f8_e8m0", "F8_E8M0",  -1, 1,   1,   false},

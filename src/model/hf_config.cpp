@@ -3,8 +3,11 @@
 // into model_desc::layers. Tensors are then generated from the description (arch_tensors.cpp).
 #include "llmplan/hf_config.h"
 
+#include "llmplan/quant.h"
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
+#include "model/quant_config.h"
+#include "model/vision.h"
 
 #include <array>
 #include <cmath>
@@ -136,45 +139,6 @@ dtype parse_torch_dtype(const json& j) {
     return dtype::bf16;
 }
 
-quant_desc parse_quant(const json& j) {
-    quant_desc q;
-    auto it = j.find("quantization_config");
-    if (it == j.end() || !it->is_object()) return q;
-    const json& qc      = *it;
-    const std::string m = qc.value("quant_method", std::string{});
-    if (m == "gptq")
-        q.method = quant_method::gptq;
-    else if (m == "awq")
-        q.method = quant_method::awq;
-    else if (m == "bitsandbytes")
-        q.method = quant_method::bitsandbytes;
-    else if (m == "fp8")
-        q.method = quant_method::fp8;
-    else if (m == "compressed-tensors")
-        q.method = quant_method::compressed_tensors;
-    else if (m == "mxfp4")
-        q.method = quant_method::mxfp4;
-    else
-        q.method = quant_method::other;
-    if (qc.contains("bits") && qc["bits"].is_number_integer()) q.bits = qc["bits"].get<std::uint32_t>();
-    if (qc.contains("w_bit") && qc["w_bit"].is_number_integer()) q.bits = qc["w_bit"].get<std::uint32_t>();
-    for (const char* k : {"group_size", "q_group_size"})
-        if (qc.contains(k) && qc[k].is_number_integer() && qc[k].get<std::int64_t>() > 0)
-            q.group_size = qc[k].get<std::uint32_t>();
-    if (q.method == quant_method::bitsandbytes) {
-        q.bits         = qc.value("load_in_4bit", false) ? 4 : 8;
-        q.nf4          = qc.value("bnb_4bit_quant_type", std::string{"fp4"}) == "nf4";
-        q.double_quant = qc.value("bnb_4bit_use_double_quant", false);
-    }
-    if (q.method == quant_method::fp8 || q.method == quant_method::mxfp4)
-        q.bits = q.method == quant_method::fp8 ? 8 : 4;
-    for (const char* k : {"modules_to_not_convert", "ignore", "llm_int8_skip_modules"})
-        if (qc.contains(k) && qc[k].is_array())
-            for (const auto& s : qc[k])
-                if (s.is_string()) q.modules_not_converted.push_back(s.get<std::string>());
-    return q;
-}
-
 /// DeciLM's FFN width from ffn_mult (modeling_decilm.py _ffn_mult_to_intermediate_size):
 /// int(2 * mult * n_embd / 3) rounded up to a multiple of 256.
 std::uint64_t decilm_ffn(double mult, std::uint64_t n_embd) {
@@ -272,8 +236,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
             fmt::format("model_type \"{}\" is not supported; supported: {}", type, detail::supported_arch_list()),
             fmt::format("{}:{}model_type", path, nested ? "/text_config/" : "/"));
     if (nested)
-        m.notes.push_back(fmt::format("{} wrapper: only the language model (text_config) is counted; the "
-                                      "vision tower is not",
+        m.notes.push_back(fmt::format("{} wrapper: the language model (text_config) in the weights; the vision "
+                                      "tower (vision_config) in the projector part",
                                       outer_type));
     reader r(cfg, path, nested ? "/text_config" : "");
     const bool gemma3 = row->model_type == "gemma3";
@@ -349,7 +313,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     m.n_norm_per_layer = row->post_norms ? 4 : (row->parallel ? 1 : 2);
     if (row->model_type == "falcon" && cfg.value("new_decoder_architecture", false)) m.n_norm_per_layer = 2;
     m.torch_dtype = parse_torch_dtype(root);
-    m.quant       = parse_quant(root);
+    m.quant       = detail::parse_quant(root);
     if (m.pos == pos_kind::learned) {
         // OPTLearnedPositionalEmbedding keeps 2 extra rows (offset 2); BERT/GPT-2 use the table as is.
         m.n_pos_embd = static_cast<std::uint32_t>(m.n_ctx_train + (row->model_type == "opt" ? 2 : 0));
@@ -378,6 +342,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
 
     m.source = weights_source::formula;
     generate_tensors(m);
+    apply_checkpoint_quant(m);
+    detail::read_vision(m, root);
     return m;
 }
 

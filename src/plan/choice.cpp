@@ -48,9 +48,12 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
     if (!cpu) {
         a.why.push_back("no CPU machine in the list holds it in RAM");
     } else {
-        for (const auto& r : cpu->reasons)
-            if (r.rfind("slow:", 0) == 0 || r.rfind("first token", 0) == 0)
-                a.why.push_back(fmt::format("on the fastest CPU that holds it ({}): {}", cpu->hardware, r));
+        // The verdicts as data (plan_candidate::findings), rendered here: rewording a reason's text
+        // cannot change this answer.
+        for (const auto& r : cpu->findings)
+            if (r.code == reason_code::slow || r.code == reason_code::slow_first_token)
+                a.why.push_back(
+                    fmt::format("on the fastest CPU that holds it ({}): {}", cpu->hardware, reason_text(r)));
     }
     if (gpu)
         a.why.push_back(fmt::format("{} x {} decodes {:.0f} tokens/s and answers the prompt in {:.1f} s, at {}",

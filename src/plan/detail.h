@@ -1,14 +1,56 @@
 // Pieces of the plan shared between its files (not public API).
 #pragma once
 
+#include "llmplan/fit.h"
 #include "llmplan/plan.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace llmplan::detail {
+
+/// Estimates already made in this plan. Within one make_plan only where and how the model is split
+/// changes (device, engine, GPUs, pipeline stages, -ngl); the weights, context and batch do not, so
+/// the many candidates that share a split (every 1-GPU row) share one estimate (the GGUF recipe's
+/// per-tensor walk is most of an estimate's time).
+class estimate_memo {
+  public:
+    const result<inference_estimate>& get(const model_desc& m, const inference_params& p) {
+        const key k{p.engine,
+                    p.device,
+                    p.gpus,
+                    p.pipeline_parallel,
+                    p.gpu_layers,
+                    p.device_memory_bytes,
+                    p.cpu_moe_layers,
+                    p.ctx,
+                    p.kv_type ? static_cast<int>(*p.kv_type) : -1,
+                    p.flash_attn,
+                    to_string(p.weights)};
+        auto it = done_.find(k);
+        if (it == done_.end()) it = done_.emplace(k, estimate_inference(m, p)).first;
+        return it->second;
+    }
+
+  private:
+    using key = std::tuple<engine_kind, device_kind, std::uint32_t, std::uint32_t, std::int64_t, std::uint64_t,
+                           std::uint32_t, std::uint64_t, int, bool, std::string>;
+    std::map<key, result<inference_estimate>> done_;
+};
+
+/// One candidate of make_plan: fit, offload, speed, cost and launch lines on row `d`.
+plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d, const plan_options& o,
+                        estimate_memo& memo);
+/// Ways to make the model fit row `d` that `c` (its candidate) does not fit: the request changed in
+/// one respect and re-evaluated (fit_ways.cpp), closest first.
+std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params& base, const device_spec& d,
+                                    const plan_candidate& c, const plan_options& o, estimate_memo& memo);
+/// The best row of each kind (answers.cpp).
+std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, const plan_options& o);
 
 /// Accelerators built to come 8 to a node and be clustered (NVLink boards, InfiniBand/EFA): gpus.csv
 /// rows whose form is "datacenter..." or "cloud-only". Consumer and workstation cards are not.
@@ -25,6 +67,11 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
 
 /// The row's id, purchase kind, what a part needs, provider and instances, on the candidate.
 void describe_purchase(plan_candidate& c, const device_spec& d);
+
+/// Whether the row's GPU computes in bf16: NVIDIA from Ampere on (compute capability 8.0+, CUDA
+/// programming guide, "Compute Capabilities"); Volta (7.0), Turing (7.5) and Pascal (6.x) have fp16
+/// only. Keyed by the architecture column; other vendors' and unknown architectures count as having it.
+bool has_bf16(const device_spec& d);
 
 /// Physical cores of a CPU row; cloud rows give vCPUs, which are hyper-threads (2 a core).
 double cpu_cores(const device_spec& d);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <optional>
 
 namespace llmplan::detail {
 namespace {
@@ -18,19 +19,37 @@ std::string gguf_name(const model_desc& m, const inference_params& p) {
 }
 
 /// Ollama (runs GGUF files on llama.cpp) sets the context per model in a Modelfile line
-/// `PARAMETER num_ctx N` (docs/modelfile.md; the API takes the same as {"options": {"num_ctx": N}}).
-/// num_ctx is per request; parallel requests come from the server's OLLAMA_NUM_PARALLEL (docs/faq.md),
-/// and Ollama allocates num_ctx x that many slots, as llama-server's -c above.
-std::string ollama_line(const std::string& gguf, const inference_params& p) {
+/// `PARAMETER num_ctx N` and the GPU layers in `PARAMETER num_gpu N` (docs/modelfile.md); parallel
+/// requests, flash attention and the KV type are the server's environment (docs/faq.md):
+/// OLLAMA_NUM_PARALLEL, OLLAMA_FLASH_ATTENTION=1, OLLAMA_KV_CACHE_TYPE (f16, q8_0 or q4_0, which
+/// needs flash attention on). Ollama allocates num_ctx x OLLAMA_NUM_PARALLEL slots, as llama-server's -c.
+/// Ollama has no option to keep experts in RAM: no line then.
+std::optional<std::string> ollama_line(const std::string& gguf, const inference_params& p) {
+    if (p.cpu_moe_layers > 0) return std::nullopt;
+    if (p.kv_type && *p.kv_type != dtype::f16 && *p.kv_type != dtype::q8_0 && *p.kv_type != dtype::q4_0)
+        return std::nullopt;
     std::string tag = gguf.substr(0, gguf.rfind(".gguf"));
     tag             = tag.substr(tag.find_last_of('/') + 1);
     std::transform(tag.begin(), tag.end(), tag.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    std::string s = fmt::format("printf 'FROM {}\\nPARAMETER num_ctx {}\\n' > Modelfile && ollama create {} -f "
-                                "Modelfile && ollama run {}",
-                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, p.ctx, tag, tag);
-    if (p.batch > 1) s = fmt::format("OLLAMA_NUM_PARALLEL={} ollama serve & ", p.batch) + s;
+    std::string params = fmt::format("PARAMETER num_ctx {}\\n", p.ctx);
+    if (p.gpu_layers >= 0 || p.device == device_kind::cpu)
+        params += fmt::format("PARAMETER num_gpu {}\\n", p.device == device_kind::cpu ? 0 : p.gpu_layers);
+    std::string s = fmt::format("printf 'FROM {}\\n{}' > Modelfile && ollama create {} -f Modelfile && ollama run {}",
+                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, params, tag, tag);
+    std::string env;
+    if (p.batch > 1) env += fmt::format("OLLAMA_NUM_PARALLEL={} ", p.batch);
+    if (p.flash_attn) env += "OLLAMA_FLASH_ATTENTION=1 ";
+    if (p.kv_type && *p.kv_type != dtype::f16) env += fmt::format("OLLAMA_KV_CACHE_TYPE={} ", name(*p.kv_type));
+    if (!env.empty()) s = env + "ollama serve & " + s;
     return s;
+}
+
+/// llama.cpp's --n-cpu-moe N, or --cpu-moe when N covers every layer (common/arg.cpp: both add
+/// overrides of the layers' `ffn_(up|down|gate)_exps` tensors to the CPU buffer, as `-ot exps=CPU`).
+std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
+    if (p.cpu_moe_layers == 0 || p.device == device_kind::cpu) return {};
+    return p.cpu_moe_layers >= m.n_layer ? " --cpu-moe" : fmt::format(" --n-cpu-moe {}", p.cpu_moe_layers);
 }
 
 } // namespace
@@ -45,8 +64,11 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
                                     : p.gpu_layers >= 0          ? p.gpu_layers
                                                                  : 99,
                                     p.batch);
-        if (p.flash_attn) s += " -fa on";
+        // A quantized V cache needs flash attention (llama-context.cpp refuses it otherwise).
+        const bool fa = p.flash_attn || (p.kv_type && info(*p.kv_type).is_quantized);
+        if (fa) s += " -fa on";
         if (p.kv_type) s += fmt::format(" -ctk {0} -ctv {0}", name(*p.kv_type));
+        s += cpu_moe_flags(m, p);
         if (count > 1 && p.device != device_kind::cpu) {
             // Layer split (the default --split-mode), equal shares for equal GPUs.
             std::string ts = "1";
@@ -65,7 +87,8 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             out.emplace_back("llama.cpp rpc (on each other node)", "rpc-server -H 0.0.0.0 -p 50052");
         }
         out.emplace_back("llama.cpp", std::move(s));
-        if (nodes == 1) out.emplace_back("ollama", ollama_line(gguf_name(m, p), p));
+        if (nodes == 1)
+            if (auto o = ollama_line(gguf_name(m, p), p)) out.emplace_back("ollama", std::move(*o));
     } else if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
         const unsigned pp = std::max(1u, p.pipeline_parallel);
         std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", m.id, count / pp);

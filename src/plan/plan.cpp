@@ -14,24 +14,6 @@
 namespace llmplan {
 namespace {
 
-/// Estimates already made in this plan. Within one make_plan only where and how the model is split
-/// changes (device, engine, GPUs, pipeline stages, -ngl); the weights, context and batch do not, so
-/// the many candidates that share a split (every 1-GPU row) share one estimate (the GGUF recipe's
-/// per-tensor walk is most of an estimate's time).
-class estimate_memo {
-  public:
-    const result<inference_estimate>& get(const model_desc& m, const inference_params& p) {
-        const key k{p.engine, p.device, p.gpus, p.pipeline_parallel, p.gpu_layers, p.device_memory_bytes};
-        auto it = done_.find(k);
-        if (it == done_.end()) it = done_.emplace(k, estimate_inference(m, p)).first;
-        return it->second;
-    }
-
-  private:
-    using key = std::tuple<engine_kind, device_kind, std::uint32_t, std::uint32_t, std::int64_t, std::uint64_t>;
-    std::map<key, result<inference_estimate>> done_;
-};
-
 /// How one candidate is run: the estimate's device, memory per device, GPUs to try.
 struct placement {
     std::string kind;
@@ -108,12 +90,19 @@ std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const 
 
 /// Where a model that fits nowhere else runs: one layer split over nodes (llama.cpp RPC) or
 /// tensor parallel inside a node and pipeline stages across (vLLM; transformers cannot span nodes).
-inference_params for_nodes(inference_params p, unsigned count, unsigned nodes) {
+/// vLLM's tensor parallel must divide the attention and KV heads (tensor_parallel_divides_heads):
+/// a count it does not divide runs the largest tensor-parallel size that does, in pipeline stages.
+inference_params for_nodes(const model_desc& m, inference_params p, unsigned count, unsigned nodes) {
     p.gpus              = count;
     p.pipeline_parallel = 1;
     if (nodes > 1 && p.engine != engine_kind::llama_cpp) {
         p.engine            = engine_kind::vllm;
         p.pipeline_parallel = nodes;
+    }
+    if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
+        const std::uint32_t per_stage = count / p.pipeline_parallel;
+        const std::uint32_t tp        = largest_tensor_parallel(m, per_stage);
+        p.pipeline_parallel *= per_stage / tp;
     }
     return p;
 }
@@ -130,10 +119,31 @@ struct offload_fit {
     inference_estimate estimate;
 };
 
+/// The fewest layers whose routed experts stay in RAM (--n-cpu-moe N) for the GPU side to fit `have`
+/// bytes: the GPU's need falls as N grows, so a binary search over 1..n_layer finds it. A token reads
+/// only its n_expert_used experts, so this costs less speed than moving whole layers (-ngl).
+std::optional<offload_fit> fit_cpu_moe(const model_desc& m, inference_params p, std::int64_t have,
+                                       detail::estimate_memo& memo) {
+    std::optional<offload_fit> best;
+    std::uint32_t lo = 1, hi = m.n_layer;
+    while (lo <= hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        p.cpu_moe_layers        = mid;
+        const auto& e           = memo.get(m, p);
+        if (e && memory_need(*e, p.device) <= have) {
+            best = offload_fit{p, *e};
+            hi   = mid - 1;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return best;
+}
+
 /// The most layers (-ngl) whose GPU side fits `have` bytes: memory grows with the layers on the GPU,
 /// so a binary search over 0..n_layer-1 finds it. Empty when not even the GPU's fixed part fits.
 std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, std::int64_t have,
-                                       estimate_memo& memo) {
+                                       detail::estimate_memo& memo) {
     std::optional<offload_fit> best;
     std::int64_t lo = 0, hi = static_cast<std::int64_t>(m.n_layer) - 1;
     while (lo <= hi) {
@@ -150,8 +160,10 @@ std::optional<offload_fit> fit_offload(const model_desc& m, inference_params p, 
     return best;
 }
 
-plan_candidate evaluate(const model_desc& m, const inference_params& base, const device_spec& d, const plan_options& o,
-                        estimate_memo& memo) {
+} // namespace
+
+plan_candidate detail::evaluate(const model_desc& m, const inference_params& base, const device_spec& d,
+                                const plan_options& o, detail::estimate_memo& memo) {
     const placement pl = place(d);
     plan_candidate c;
     c.hardware            = d.name;
@@ -161,11 +173,13 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
     if (p.device != device_kind::cuda && p.engine == engine_kind::vllm) p.engine = engine_kind::llama_cpp;
+    // llama.cpp refuses a quantized V cache without flash attention (llama-context.cpp): the plan turns it on.
+    if (p.engine == engine_kind::llama_cpp && p.kv_type && info(*p.kv_type).is_quantized) p.flash_attn = true;
 
     std::optional<inference_estimate> est;
     std::int64_t need = 0, have = 0;
     for (auto [n, nodes] : attempts(d, pl, o.max_nodes)) {
-        inference_params q = for_nodes(p, p.device == device_kind::cpu ? 1 : std::max(1u, n), nodes);
+        inference_params q = for_nodes(m, p, p.device == device_kind::cpu ? 1 : std::max(1u, n), nodes);
         if (q.pipeline_parallel > m.n_layer) break;
         const auto& e = memo.get(m, q);
         if (!e) {
@@ -189,25 +203,43 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     std::optional<offload_fit> off;
     if (est && pl.memory_bytes && need > have && p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
         c.nodes == 1 && d.kind != hardware_kind::gpu && !d.unified_memory) {
-        off = fit_offload(m, p, have, memo);
+        if (m.is_moe()) off = fit_cpu_moe(m, p, have, memo);
+        const bool experts = off.has_value();
+        if (!off) off = fit_offload(m, p, have, memo);
         if (off) {
             p                       = off->params;
             est                     = off->estimate;
             need                    = memory_need(*est, p.device);
             const std::int64_t host = host_need(*est);
-            c.reasons.push_back(fmt::format("offload: {} of {} layers on the GPU (-ngl {}), the rest in RAM ({} there)",
-                                            p.gpu_layers, m.n_layer, p.gpu_layers,
-                                            gib_text(static_cast<double>(host))));
+            if (experts) {
+                c.reasons.push_back(fmt::format("offload: the experts of {} of {} layers in RAM (--n-cpu-moe {}, {} "
+                                                "there); a token reads only its {} of {} experts",
+                                                p.cpu_moe_layers, m.n_layer, p.cpu_moe_layers,
+                                                gib_text(static_cast<double>(host)), m.moe.n_expert_used,
+                                                m.moe.n_expert));
+                c.findings.push_back(make_reason(reason_code::offload_experts, host, p.cpu_moe_layers));
+            } else {
+                c.reasons.push_back(fmt::format("offload: {} of {} layers on the GPU (-ngl {}), the rest in RAM ({} "
+                                                "there)",
+                                                p.gpu_layers, m.n_layer, p.gpu_layers,
+                                                gib_text(static_cast<double>(host))));
+                c.findings.push_back(make_reason(reason_code::offload_layers, host,
+                                                 static_cast<unsigned>(std::max<std::int64_t>(0, p.gpu_layers))));
+            }
             if (d.host_memory_bytes && host > static_cast<std::int64_t>(*d.host_memory_bytes)) {
                 c.reasons.push_back(fmt::format("the RAM ({}) cannot hold the rest",
                                                 gib_text(static_cast<double>(*d.host_memory_bytes))));
                 need = have + (host - static_cast<std::int64_t>(*d.host_memory_bytes)); // short by that much
+                c.findings.push_back(
+                    make_reason(reason_code::ram_short, host - static_cast<std::int64_t>(*d.host_memory_bytes)));
             }
         }
     }
     if (pl.memory_bytes) {
         c.fits           = need <= have;
         c.headroom_bytes = have - need;
+        c.findings.push_back(make_reason(c.fits ? reason_code::fits : reason_code::does_not_fit,
+                                         c.fits ? c.headroom_bytes : -c.headroom_bytes));
         if (pl.device == device_kind::cpu && d.host_memory_is_platform_max)
             c.reasons.push_back(fmt::format("{}needs {} of RAM; the platform takes up to {}",
                                             c.fits ? "" : "does not fit: ", gib_text(static_cast<double>(need)),
@@ -220,16 +252,22 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
                                             c.nodes > 1 ? fmt::format(" even on {} nodes", c.nodes) : ""));
         if (c.count > 1 && d.kind == hardware_kind::gpu && c.nodes == 1)
             c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
+        if (c.nodes == 1 && p.engine == engine_kind::vllm && p.pipeline_parallel > 1)
+            c.reasons.push_back(fmt::format("vLLM tensor parallel {} x pipeline parallel {}: tensor parallel must "
+                                            "divide the {} attention heads",
+                                            c.count / p.pipeline_parallel, p.pipeline_parallel,
+                                            m.typical_layer().n_head));
         if (c.nodes > 1)
             c.reasons.push_back(fmt::format(
                 "needs {} nodes ({} GPUs): {}", c.nodes, c.count,
                 p.engine == engine_kind::vllm
-                    ? fmt::format("vLLM tensor parallel {} in a node x pipeline parallel {} across nodes{}",
-                                  c.count / c.nodes, c.nodes,
+                    ? fmt::format("vLLM tensor parallel {} x pipeline parallel {}{}", c.count / p.pipeline_parallel,
+                                  p.pipeline_parallel,
                                   base.engine == engine_kind::transformers ? " (transformers cannot span nodes)" : "")
                     : "llama.cpp layer split over RPC"));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
+        c.findings.push_back(make_reason(reason_code::fits, 0));
         c.reasons.push_back(
             fmt::format("memory not in the table: needs {} of RAM", gib_text(static_cast<double>(need))));
     }
@@ -238,18 +276,25 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     // stages run in turn for one token.
     const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
     const chip_rates chip   = chip_of(d, p.engine, p.device);
-    if (off && pl.bandwidth) {
+    // Parts in RAM (-ngl below n_layer, or experts via --n-cpu-moe, planned here or asked for).
+    const bool host_part = p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
+                           (off || p.cpu_moe_layers > 0 || (p.gpu_layers >= 0 && p.gpu_layers < m.n_layer));
+    if (host_part && pl.bandwidth) {
         // Layers run in turn: the GPU's share at its bandwidth, then the RAM's share at the host's.
         const auto host_bw = d.host_memory_bandwidth_bytes_per_s;
         if (host_bw)
             c.decode_tokens_per_s = offload_decode_tokens_per_s(m, *est, p, chip, static_cast<double>(*host_bw));
-        else
+        else {
             c.reasons.push_back("host memory bandwidth not in the table: no decode speed with offload");
+            c.findings.push_back(make_reason(reason_code::speed_unknown));
+        }
     } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (include/llmplan/speed.h)
         const auto step = decode_step(m, *est, p, chip, parallel, p.ctx);
         if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / step.seconds;
-    } else
+    } else {
         c.reasons.push_back("memory bandwidth not in the table: decode speed unknown");
+        c.findings.push_back(make_reason(reason_code::speed_unknown));
+    }
     const std::uint64_t prompt_tokens = p.prompt ? p.prompt : p.ctx;
     c.prefill_tokens_per_s            = prefill_tokens_per_s(m, p, chip, parallel, prompt_tokens);
     const double prompt               = static_cast<double>(prompt_tokens) * static_cast<double>(p.batch);
@@ -258,14 +303,32 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
     // Unknown speed is not "fast enough", and an unknown prefill rate is not a short first-token wait.
     c.meets_speed = c.decode_tokens_per_s > 0 && c.prefill_tokens_per_s > 0 && per_request >= o.min_tokens_per_s &&
                     c.ttft_s <= o.max_ttft_s;
-    if (c.prefill_tokens_per_s <= 0)
+    if (c.prefill_tokens_per_s <= 0) {
         c.reasons.push_back("compute rate not in the table: prefill speed and first-token wait unknown");
-    if (c.decode_tokens_per_s > 0 && per_request < o.min_tokens_per_s)
+        c.findings.push_back(make_reason(reason_code::speed_unknown));
+    }
+    if (c.decode_tokens_per_s > 0 && per_request < o.min_tokens_per_s) {
         c.reasons.push_back(
             fmt::format("slow: {:.1f} tokens/s per request, {:.1f} wanted", per_request, o.min_tokens_per_s));
-    if (c.ttft_s > o.max_ttft_s)
+        auto r         = make_reason(reason_code::slow);
+        r.tokens_per_s = per_request;
+        r.wanted       = o.min_tokens_per_s;
+        c.findings.push_back(r);
+    }
+    if (c.ttft_s > o.max_ttft_s) {
         c.reasons.push_back(fmt::format("first token after {:.0f} s ({:.0f} prompt tokens), {:.0f} s wanted", c.ttft_s,
                                         prompt, o.max_ttft_s));
+        auto r    = make_reason(reason_code::slow_first_token);
+        r.wanted  = o.max_ttft_s;
+        r.seconds = c.ttft_s;
+        c.findings.push_back(r);
+    }
+    if (c.meets_speed) {
+        auto r         = make_reason(reason_code::fast_enough);
+        r.tokens_per_s = per_request;
+        r.seconds      = c.ttft_s;
+        c.findings.push_back(r);
+    }
 
     detail::describe_purchase(c, d);
     // Will it run at all: the chip's features against the engine and dtype (plan/features.cpp).
@@ -282,20 +345,33 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
         c.cost_per_million_tokens_usd = cost_per_million_tokens(*cost, c.decode_tokens_per_s, o);
         if (!cost->reason.empty()) c.reasons.push_back(std::move(cost->reason));
     }
-    c.launch = detail::launch_lines(m, p, c.count, c.nodes);
+    if (!c.cost_per_hour_usd) c.findings.push_back(make_reason(reason_code::no_price));
+    c.answer_kinds = answer_kinds_of(d);
+    c.launch       = detail::launch_lines(m, p, c.count, c.nodes);
     return c;
 }
-
-} // namespace
 
 plan_result make_plan(const model_desc& m, const inference_params& p, const std::vector<const device_spec*>& candidates,
                       const plan_options& o) {
     plan_result r;
     r.options = o;
-    estimate_memo memo;
+    detail::estimate_memo memo;
+    std::vector<std::pair<plan_candidate, const device_spec*>> rows;
     for (const device_spec* d : candidates)
-        if (d) r.candidates.push_back(evaluate(m, p, *d, o, memo));
-    std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
+        if (d && (o.kinds == 0 || d->kind == hardware_kind::local || (answer_kinds_of(*d) & o.kinds) != 0))
+            rows.emplace_back(detail::evaluate(m, p, *d, o, memo), d);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return cheapest_first(a.first, b.first); });
+    for (auto& row : rows)
+        r.candidates.push_back(std::move(row.first));
+    r.answers = detail::kind_answers(r.candidates, o);
+    // Ways to fit: for the rows that answer a kind (or are this machine) and do not fit.
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+        auto& c          = r.candidates[i];
+        const bool shown = c.kind == "local" || std::any_of(r.answers.begin(), r.answers.end(),
+                                                            [&](const kind_answer& a) { return a.index == i; });
+        if (shown && !c.fits && p.gpus <= 1) c.fit_options = detail::ways_to_fit(m, p, *rows[i].second, c, o, memo);
+    }
     r.cpu_or_gpu = detail::cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs
     // least per hour to have (at low traffic the hours, not the tokens, are what is paid for); else

@@ -361,19 +361,37 @@ double generation_tokens_per_s(const model_desc& m, const inference_estimate& e,
 
 double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
                                    const chip_rates& gpu, double host_bw) {
-    // MoE: a token reads only its routed experts, on the CPU side as on the GPU side.
-    const double share = moe_read_share(m);
-    double gpu_s = 0, host_s = 0;
+    // A token reads only its routed experts (n_expert_used of n_expert), wherever they live; every
+    // other weight is read whole. Which experts sit in RAM: those of the layers left on the CPU
+    // (-ngl) and of the first cpu_moe_layers layers (--n-cpu-moe).
+    const double used             = m.is_moe() && m.moe.n_expert > 0 && m.moe.n_expert_used > 0
+                                        ? static_cast<double>(m.moe.n_expert_used) / static_cast<double>(m.moe.n_expert)
+                                        : 1.0;
+    const auto& ex                = e.weights.layer_expert_bytes;
+    const std::uint32_t on_gpu    = p.gpu_layers < 0 ? m.n_layer : static_cast<std::uint32_t>(p.gpu_layers);
+    const std::uint32_t first_gpu = m.n_layer - std::min(on_gpu, m.n_layer);
+    double host_experts = 0, all_experts = 0;
+    for (std::uint32_t i = 0; i < ex.size(); ++i) {
+        all_experts += static_cast<double>(ex[i]);
+        if (i < first_gpu || i < p.cpu_moe_layers) host_experts += static_cast<double>(ex[i]);
+    }
+    double host_w = 0, gpu_w = 0, host_kv = 0, gpu_kv = 0;
     for (const auto& dev : e.devices) {
         if (dev.kind == device_kind::cpu) {
-            const double w = static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes);
-            host_s += (std::max(0.0, w) * share + static_cast<double>(dev.parts.kv_cache)) /
-                      (decode_efficiency_cpu * host_bw);
+            // the CPU-resident input embedding reads one row a token
+            host_w +=
+                std::max(0.0, static_cast<double>(dev.parts.weights) - static_cast<double>(e.weights.token_embd_bytes));
+            host_kv += static_cast<double>(dev.parts.kv_cache);
         } else {
-            gpu_s += (static_cast<double>(dev.parts.weights) * share + static_cast<double>(dev.parts.kv_cache)) /
-                     (gpu.efficiency * gpu.bandwidth_bytes_per_s);
+            gpu_w += static_cast<double>(dev.parts.weights);
+            gpu_kv += static_cast<double>(dev.parts.kv_cache);
         }
     }
+    const double gpu_experts = std::max(0.0, all_experts - host_experts);
+    const double host_read   = std::max(0.0, host_w - host_experts) + host_experts * used + host_kv;
+    const double gpu_read    = std::max(0.0, gpu_w - gpu_experts) + gpu_experts * used + gpu_kv;
+    const double host_s      = host_read / (decode_efficiency_cpu * host_bw);
+    const double gpu_s    = gpu.bandwidth_bytes_per_s > 0 ? gpu_read / (gpu.efficiency * gpu.bandwidth_bytes_per_s) : 0;
     const step_overhead o = decode_overhead(p.engine, device_kind::cuda);
     const double step     = gpu_s + host_s + static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
     return step > 0 ? static_cast<double>(p.batch) / step : 0;

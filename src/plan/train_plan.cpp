@@ -421,8 +421,21 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
                             const plan_options& cost) {
     plan_result r;
     r.options = cost;
-    for (const device_spec* d : candidates)
-        if (d) r.candidates.push_back(evaluate(m, p, *d, train_tokens, cost));
+    for (const device_spec* d : candidates) {
+        if (!d) continue;
+        // bf16 needs a GPU that has it: a plan on one without trains in fp16 with loss scaling, the
+        // nearest that runs (and its DeepSpeed config says fp16, never bf16).
+        training_params q  = p;
+        const bool to_fp16 = (q.precision == train_precision::bf16_mixed || q.precision == train_precision::bf16) &&
+                             !detail::has_bf16(*d);
+        if (to_fp16) q.precision = train_precision::fp16_mixed;
+        r.candidates.push_back(evaluate(m, q, *d, train_tokens, cost));
+        if (to_fp16)
+            r.candidates.back().reasons.push_back(
+                fmt::format("{} GPUs have no bf16 (compute capability below 8.0): fp16 mixed precision with loss "
+                            "scaling instead",
+                            d->architecture));
+    }
     std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
     if (!r.candidates.empty() && r.candidates.front().fits) {
         const auto& c = r.candidates.front();

@@ -16,6 +16,11 @@ std::string devices_table(const std::vector<device_breakdown>& ds) {
             human_bytes(static_cast<std::int64_t>(p.compute)), human_bytes(static_cast<std::int64_t>(p.activations)),
             human_bytes(static_cast<std::int64_t>(p.gradients + p.optimizer + p.master_weights)),
             human_bytes(static_cast<std::int64_t>(p.adapters)), human_bytes(p.overhead), human_bytes(p.total()));
+        if (p.draft || p.projector || p.reserved)
+            s += fmt::format("{:<10} + draft {}, projector {}, reserved {} (in TOTAL)\n", "",
+                             human_bytes(static_cast<std::int64_t>(p.draft)),
+                             human_bytes(static_cast<std::int64_t>(p.projector)),
+                             human_bytes(static_cast<std::int64_t>(p.reserved)));
         for (const auto& n : d.notes)
             s += fmt::format("{:<10} note: {}\n", "", n);
     }

@@ -25,6 +25,49 @@ void add_purchase_fields(nlohmann::json& j, const plan_candidate& c) {
     if (!c.requires_versions.empty()) j["requires"] = c.requires_versions;
 }
 
+nlohmann::json reason_json(const plan_reason& r) {
+    nlohmann::json j{
+        {"code", name(r.code)  },
+        {"text", reason_text(r)}
+    };
+    if (r.bytes != 0) j["bytes"] = r.bytes;
+    if (r.count != 0) j["count"] = r.count;
+    if (r.tokens_per_s > 0) j["tokens_per_s"] = r.tokens_per_s;
+    if (r.wanted > 0) j["wanted"] = r.wanted;
+    if (r.seconds > 0) j["seconds"] = r.seconds;
+    if (r.usd) j["usd"] = *r.usd;
+    return j;
+}
+
+nlohmann::json reasons_json(const std::vector<plan_reason>& rs) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& r : rs)
+        a.push_back(reason_json(r));
+    return a;
+}
+
+nlohmann::json fit_options_json(const std::vector<fit_option>& fs) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& f : fs)
+        a.push_back({
+            {"way",                 name(f.way)                         },
+            {"value",               f.value                             },
+            {"setting",             f.setting                           },
+            {"fits",                f.fits                              },
+            {"headroom_bytes",      f.headroom_bytes                    },
+            {"host_bytes",          f.host_bytes                        },
+            {"decode_tokens_per_s", speed_or_null(f.decode_tokens_per_s)}
+        });
+    return a;
+}
+
+nlohmann::json kinds_json(std::uint8_t bits) {
+    nlohmann::json a = nlohmann::json::array();
+    for (auto k : all_answer_kinds)
+        if (bits & (1u << static_cast<unsigned>(k))) a.push_back(name(k));
+    return a;
+}
+
 } // namespace
 
 nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
@@ -53,9 +96,23 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             {"ttft_s",                      c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json()},
             {"meets_speed",                 c.meets_speed                                                           },
             {"power_w",                     or_null(c.power_w)                                                      },
+            {"findings",                    reasons_json(c.findings)                                                },
+            {"answer_kinds",                kinds_json(c.answer_kinds)                                              },
+            {"fit_options",                 fit_options_json(c.fit_options)                                         },
         });
         add_purchase_fields(cands.back(), c);
     }
+    auto& answers = j["answers"] = nlohmann::json::array();
+    for (const auto& a : p.answers)
+        answers.push_back({
+            {"kind",        name(a.kind)                                       },
+            {"hardware",    p.candidates[a.index].hardware                     },
+            {"count",       p.candidates[a.index].count                        },
+            {"index",       a.index                                            },
+            {"fits",        p.candidates[a.index].fits                         },
+            {"why",         reasons_json(a.why)                                },
+            {"fit_options", fit_options_json(p.candidates[a.index].fit_options)}
+        });
     if (p.recommendation)
         j["recommendation"] = {
             {"hardware", p.recommendation->hardware},
@@ -80,6 +137,7 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         {"min_tokens_per_s",        o.min_tokens_per_s       },
         {"max_ttft_s",              o.max_ttft_s             },
         {"max_nodes",               o.max_nodes              },
+        {"kinds",                   kinds_json(o.kinds)      },
     };
     return j;
 }

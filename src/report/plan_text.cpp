@@ -3,6 +3,8 @@
 #include "report/document_text.h"
 
 #include <fmt/format.h>
+#include <string>
+#include <vector>
 
 namespace llmplan::detail {
 namespace {
@@ -15,12 +17,40 @@ std::string money(const std::optional<double>& v) {
     return v ? fmt::format("{:.3f}", *v) : std::string("-");
 }
 
+/// Width of the hardware column: the table's other columns take 68, so a row stays within 100.
+constexpr std::size_t name_width = 30;
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut).
+std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
+    std::vector<std::string> out(1);
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(at, end - at);
+        at               = end + 1;
+        while (word.size() > width) {
+            if (!out.back().empty()) out.emplace_back();
+            out.back() = word.substr(0, width);
+            word       = word.substr(width);
+            out.emplace_back();
+        }
+        if (!out.back().empty() && out.back().size() + 1 + word.size() > width) out.emplace_back();
+        if (!out.back().empty()) out.back() += ' ';
+        out.back() += word;
+    }
+    return out;
+}
+
 std::string row_text(const plan_candidate& c) {
-    return fmt::format("{:<34.34} {:<6} {:>4} {:<4} {:>9} {:>9.1f} {:>9.0f} {:>7.1f} {:>8} {:>8}\n", c.hardware, c.kind,
-                       c.count, c.fits ? "yes" : "no",
-                       fmt::format("{:.1f}G", gib(static_cast<double>(c.headroom_bytes))), c.decode_tokens_per_s,
-                       c.prefill_tokens_per_s, c.ttft_s, money(c.cost_per_hour_usd),
-                       money(c.cost_per_million_tokens_usd));
+    const auto name = wrapped(c.hardware, name_width);
+    std::string s =
+        fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8.1f} {:>8.0f} {:>6.1f} {:>7} {:>8}\n", name[0], c.kind,
+                    c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)), c.decode_tokens_per_s,
+                    c.prefill_tokens_per_s, c.ttft_s, money(c.cost_per_hour_usd), money(c.cost_per_million_tokens_usd));
+    for (std::size_t i = 1; i < name.size(); ++i)
+        s += "  " + name[i] + "\n";
+    return s;
 }
 
 std::string lines(const std::vector<std::string>& items) {
@@ -30,20 +60,62 @@ std::string lines(const std::vector<std::string>& items) {
     return s;
 }
 
+std::string fit_option_text(const fit_option& f) {
+    std::string s = fmt::format("{}: {}", f.setting, f.fits ? "fits" : "still short");
+    s += fmt::format(", {} {:.1f} GiB", f.fits ? "headroom" : "short by",
+                     gib(static_cast<double>(f.fits ? f.headroom_bytes : -f.headroom_bytes)));
+    if (f.host_bytes > 0) s += fmt::format(", {:.1f} GiB in RAM", gib(static_cast<double>(f.host_bytes)));
+    s += f.decode_tokens_per_s > 0 ? fmt::format(", {:.1f} tokens/s", f.decode_tokens_per_s)
+                                   : std::string(", speed unknown");
+    return s;
+}
+
+/// The short answer first: the best row of each kind, why, and how to make it fit when nothing does.
+std::string answers_text(const plan_result& p) {
+    if (p.answers.empty()) return {};
+    std::string s = "best of each kind (--kind to ask for one):\n";
+    for (const auto& a : p.answers) {
+        const auto& c = p.candidates[a.index];
+        s += fmt::format(
+            "  {:<8} {}{}:{}\n", name(a.kind), c.count > 1 ? fmt::format("{} x ", c.count) : "", c.hardware,
+            c.fits ? fmt::format(" {}{}",
+                                 c.decode_tokens_per_s > 0 ? fmt::format("{:.1f} tokens/s", c.decode_tokens_per_s)
+                                                           : std::string("speed unknown"),
+                                 c.cost_per_hour_usd ? fmt::format(", ${:.3f}/h", *c.cost_per_hour_usd) : std::string())
+                   : std::string(" does not fit"));
+        for (const auto& r : a.why)
+            s += fmt::format("           - {}\n", reason_text(r));
+        for (const auto& f : c.fit_options)
+            s += fmt::format("           - to fit: {}\n", fit_option_text(f));
+    }
+    return s + "\n";
+}
+
 std::string infer_table(const plan_result& p, std::size_t top) {
-    std::string s = fmt::format("{:<34} {:<6} {:>4} {:<4} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8}\n", "hardware", "kind",
-                                "n", "fits", "headroom", "decode/s", "prefill/s", "ttft s", "$/h", "$/Mtok");
+    std::string s = answers_text(p);
+    if (p.recommendation) {
+        s += fmt::format("recommended: {} x {}\n", p.recommendation->count, p.recommendation->hardware);
+        s += lines(p.recommendation->why);
+        for (const auto& [engine, line] : p.candidates[p.recommendation->index].launch)
+            s += fmt::format("  {}: {}\n", engine, line);
+    } else {
+        s += "nothing in the catalog fits\n";
+    }
+    for (const auto& c : p.candidates)
+        if (c.kind == "local") {
+            s += "\nthis machine:\n" + row_text(c) + lines(c.reasons);
+            for (const auto& f : c.fit_options)
+                s += fmt::format("  - to fit: {}\n", fit_option_text(f));
+        }
+    if (p.cpu_or_gpu) s += fmt::format("\nCPU or GPU: {}\n", p.cpu_or_gpu->choice) + lines(p.cpu_or_gpu->why);
+    s += "\nmemory in GiB (2^30 bytes), speeds in tokens/s, times in seconds, money in US dollars\n";
+    s += fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8}\n", "hardware", "kind", "n", "fits",
+                     "headroom", "decode", "prefill", "ttft", "$/h", "$/Mtok");
     std::size_t shown = 0;
     for (const auto& c : p.candidates)
         if (shown++ < top) s += row_text(c); // --json has all
-    for (const auto& c : p.candidates)
-        if (c.kind == "local") s += "\nthis machine:\n" + row_text(c) + lines(c.reasons);
-    if (p.cpu_or_gpu) s += fmt::format("\nCPU or GPU: {}\n", p.cpu_or_gpu->choice) + lines(p.cpu_or_gpu->why);
-    if (!p.recommendation) return s + "\nnothing in the catalog fits\n";
-    s += fmt::format("\nrecommended: {} x {}\n", p.recommendation->count, p.recommendation->hardware);
-    s += lines(p.recommendation->why);
-    for (const auto& [engine, line] : p.candidates[p.recommendation->index].launch)
-        s += fmt::format("  {}: {}\n", engine, line);
+    if (p.candidates.size() > top)
+        s += fmt::format("... {} more rows (--top, or --json for all)\n", p.candidates.size() - top);
     return s;
 }
 
@@ -75,21 +147,24 @@ std::string token_count(std::uint64_t n) {
 }
 
 std::string train_table(const plan_result& p, std::uint64_t train_tokens, std::size_t top) {
-    std::string s = fmt::format("training on {} tokens (--train-tokens)\n\n", token_count(train_tokens));
-    s +=
-        fmt::format("{:<34} {:<6} {:>4} {:>5} {:>4} {:<4} {:>10} {:>9} {:>11} {:>9} {:>9} {:>10}\n", "hardware", "kind",
-                    "gpus", "nodes", "zero", "fits", "headroom", "step s", "train tok/s", "run h", "$/h", "run $");
+    std::string s = fmt::format("training on {} tokens (--train-tokens)\n", token_count(train_tokens));
+    s += "memory in GiB (2^30 bytes), times in seconds (step) and hours (run), money in US dollars\n\n";
+    s += fmt::format("{:<24} {:<5} {:>4} {:>3} {:>4} {:<3} {:>7} {:>7} {:>9} {:>7} {:>7} {:>9}\n", "hardware", "kind",
+                     "gpus", "nod", "zero", "fit", "free", "step", "tok/s", "run h", "$/h", "run $");
     std::size_t shown = 0;
     for (const auto& c : p.candidates) {
         if (shown++ == top) break; // --json has all
         const auto& t    = *c.training;
         const bool timed = t.train_tokens_per_s > 0;
         auto fixed       = [&](double v, int places) { return timed ? fmt::format("{:.{}f}", v, places) : "-"; };
-        s += fmt::format("{:<34.34} {:<6} {:>4} {:>5} {:>4} {:<4} {:>10} {:>9} {:>11} {:>9} {:>9} {:>10}\n", c.hardware,
+        const auto name  = wrapped(c.hardware, 24);
+        s += fmt::format("{:<24} {:<5} {:>4} {:>3} {:>4} {:<3} {:>7.1f} {:>7} {:>9} {:>7} {:>7} {:>9}\n", name[0],
                          c.kind, c.count, t.nodes, std::to_string(t.zero_stage) + (t.offload_optimizer ? "+o" : ""),
-                         c.fits ? "yes" : "no", fmt::format("{:.1f}GiB", gib(static_cast<double>(c.headroom_bytes))),
-                         fixed(t.step_seconds, 2), fixed(t.train_tokens_per_s, 0), fixed(t.run_hours, 1),
-                         money(c.cost_per_hour_usd), t.run_cost_usd ? fmt::format("{:.2f}", *t.run_cost_usd) : "-");
+                         c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)), fixed(t.step_seconds, 2),
+                         fixed(t.train_tokens_per_s, 0), fixed(t.run_hours, 1), money(c.cost_per_hour_usd),
+                         t.run_cost_usd ? fmt::format("{:.2f}", *t.run_cost_usd) : "-");
+        for (std::size_t i = 1; i < name.size(); ++i)
+            s += "  " + name[i] + "\n";
     }
     if (!p.recommendation) return s + "\nnothing in the catalog fits\n";
     const auto& rec = p.candidates[p.recommendation->index];

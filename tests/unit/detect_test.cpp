@@ -238,3 +238,37 @@ TEST(detect, bandwidth_cache_round_trip_and_refusals) {
 
 } // namespace
 } // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+// A rate known in this process is kept (detect.cpp, measure_bandwidth): `llmplan serve` plans on
+// every request, and must neither re-read the file each time nor probe once per thread when the
+// file goes away. The rate written here is read once; a rewritten or removed file changes nothing.
+TEST(detect, bandwidth_is_kept_once_known_in_the_process) {
+    const auto dir = std::filesystem::temp_directory_path() / ("llmplan_bw_keep_test_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    detect_options o;
+    o.cache_dir                = dir.string();
+    o.use_nvml                 = false;
+    o.use_nvidia_smi           = false;
+    o.use_rocm_smi             = false;
+    detect_options no_probe    = o;
+    no_probe.measure_bandwidth = false;
+    const auto key             = bandwidth_cache_key(detect_local_hardware(no_probe));
+    const auto path            = bandwidth_cache_path(o);
+    ASSERT_TRUE(write_cached_bandwidth(path, key, 12'000'000'000ull));
+    const auto first = detect_local_hardware(o);
+    EXPECT_EQ(first.measured_read_bytes_per_s, 12'000'000'000ull);
+    EXPECT_TRUE(first.bandwidth_from_cache);
+    ASSERT_TRUE(write_cached_bandwidth(path, key, 34'000'000'000ull));
+    EXPECT_EQ(detect_local_hardware(o).measured_read_bytes_per_s, 12'000'000'000ull);
+    std::filesystem::remove_all(dir);
+    const auto gone = detect_local_hardware(o); // no file: still no probe
+    EXPECT_EQ(gone.measured_read_bytes_per_s, 12'000'000'000ull);
+    EXPECT_TRUE(gone.bandwidth_from_cache);
+    EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+} // namespace
+} // namespace llmplan

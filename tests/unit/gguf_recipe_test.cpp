@@ -375,7 +375,23 @@ TEST(gguf_recipe, ftype_names) {
         EXPECT_TRUE(ids.insert(row.llama_ftype).second) << row.name;
         EXPECT_EQ(gguf_ftype_from_name(row.name)->llama_ftype, row.llama_ftype);
     }
-    EXPECT_EQ(ids.size(), 33u);
+    EXPECT_EQ(ids.size(), 38u);
+}
+
+// ik_llama.cpp's own types (its llama.h and block_iq*_k structs): IQ3_K is file type 139, ggml type
+// 138, 110 bytes per 256 weights (f16 d + u16 extra + u16 scales_h + 8 scales_l + 64 qs + 32 qh).
+TEST(gguf_recipe, ik_llama_types) {
+    const auto f = gguf_ftype_from_name("IQ3_K");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->llama_ftype, 139);
+    EXPECT_EQ(f->base, dtype::iq3_k);
+    EXPECT_EQ(info(dtype::iq3_k).bytes_per_block, 110u);
+    EXPECT_EQ(dtype_from_ggml_id(138), dtype::iq3_k);
+    EXPECT_EQ(info(dtype::iq4_k).bytes_per_block, 144u); // 4.5 bits a weight
+    EXPECT_EQ(gguf_ftype_from_id(140)->name, "iq4_k");
+    // Qwen2.5-0.5B's 896-wide rows are not whole 256-blocks: IQ4_K falls back to IQ4_NL (32-blocks)
+    const auto m = make_dense(qwen05b());
+    EXPECT_EQ(type_of(m, "blk.0.attn_q.weight", "iq4_k"), dtype::iq4_nl);
 }
 
 } // namespace

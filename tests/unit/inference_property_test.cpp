@@ -69,6 +69,29 @@ TEST(inference_property, llamacpp_kv_by_hand) {
     EXPECT_EQ(estimate_inference(m, p)->devices.front().parts.kv_cache, (1ull << 30) / 2 * 34 / 32);
 }
 
+// A tied output matrix stays in host memory as the token embedding; with the output layer on the GPU
+// llama.cpp's loader puts a second copy of it there (TENSOR_DUPLICATED across buffer types), so the
+// buffers sum to the weights plus the embedding; with a layer left on the CPU the head stays there.
+TEST(inference_property, llamacpp_tied_output_is_copied_to_the_gpu) {
+    const auto m = *load_model("Qwen/Qwen2.5-0.5B");
+    ASSERT_TRUE(m.tied_embd);
+    inference_params p;
+    p.engine  = engine_kind::llama_cpp;
+    p.device  = device_kind::cuda;
+    p.weights = *parse_weight_choice("q8_0");
+    auto sum  = [](const inference_estimate& e) {
+        std::uint64_t s = 0;
+        for (const auto& d : e.devices)
+            s += d.parts.weights;
+        return s;
+    };
+    const auto all = *estimate_inference(m, p);
+    EXPECT_EQ(sum(all), all.weights.bytes + all.weights.token_embd_bytes);
+    p.gpu_layers       = static_cast<std::int64_t>(m.n_layer) - 1;
+    const auto partial = *estimate_inference(m, p);
+    EXPECT_EQ(sum(partial), partial.weights.bytes);
+}
+
 TEST(inference_property, bad_options_are_errors) {
     const auto m = *load_model("meta-llama/Llama-3.1-8B");
     inference_params p;

@@ -1,0 +1,395 @@
+// Engine logs -> log_facts. Each engine's lines are recognised by the words the engine prints
+// (llama.cpp: llama-model-loader / llama-context / llama-kv-cache in src/*.cpp, old and new
+// prefixes; vLLM: worker/gpu_model_runner.py, gpu_worker.py, kv_cache_utils.py; transformers
+// prints no memory lines, so only the model id is recovered). Sizes as printed: llama.cpp MiB and
+// GiB are 2^20 and 2^30; vLLM's "GB" in "Loading model weights took X GB" is bytes / 2^30 too
+// (vllm/worker/model_runner.py divides by float(2**30)).
+#include "check/log_parse.h"
+
+#include "detail/strings.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace llmplan {
+namespace {
+
+using detail::lower;
+
+constexpr std::uint64_t vllm_block_tokens = 16; // CacheConfig.block_size default: "# GPU blocks: N" x 16 tokens
+
+/// Drop a "123: " line-number prefix (logs quoted with numbers) and surrounding spaces.
+std::string_view trim_line(std::string_view s) {
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    std::size_t i = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+        ++i;
+    if (i > 0 && i + 1 < s.size() && s[i] == ':' && s[i + 1] == ' ') s.remove_prefix(i + 2);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    return s;
+}
+
+} // namespace
+
+namespace detail {
+
+std::optional<double> parse_number(std::string_view s, std::size_t& used) {
+    // Digits with one decimal separator; a comma is the decimal point when no dot follows (German
+    // locales print "24079,77 MiB"); "436,512 tokens" (vLLM's thousands) is read by the caller.
+    std::string digits;
+    std::size_t i  = 0;
+    bool separator = false;
+    bool any_digit = false;
+    while (i < s.size() && digits.size() < 40) {
+        const char c = s[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            digits += c;
+            any_digit = true;
+        } else if ((c == '.' || c == ',') && !separator && any_digit && i + 1 < s.size() &&
+                   std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+            digits += '.';
+            separator = true;
+        } else {
+            break;
+        }
+        ++i;
+    }
+    if (!any_digit) return std::nullopt;
+    used = i;
+    return std::strtod(digits.c_str(), nullptr);
+}
+
+std::optional<double> number_after(std::string_view line, std::string_view key, std::string_view* rest) {
+    const auto at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::string_view s = line.substr(at + key.size());
+    for (bool again = true; again;) {
+        again = false;
+        while (!s.empty() && (s.front() == ' ' || s.front() == '=' || s.front() == ':' || s.front() == '(' ||
+                              s.front() == '\t' || s.front() == '\''))
+            s.remove_prefix(1), again = true;
+        for (std::string_view w : {"takes ", "take ", "is ", "took "})
+            if (s.substr(0, w.size()) == w) s.remove_prefix(w.size()), again = true;
+    }
+    std::size_t used = 0;
+    auto v           = parse_number(s, used);
+    if (v && rest) *rest = s.substr(used);
+    return v;
+}
+
+std::optional<std::uint64_t> size_after(std::string_view line, std::string_view key) {
+    std::string_view rest;
+    auto v = number_after(line, key, &rest);
+    if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e15) return std::nullopt;
+    while (!rest.empty() && rest.front() == ' ')
+        rest.remove_prefix(1);
+    double unit = 1;
+    if (rest.substr(0, 3) == "GiB" || rest.substr(0, 2) == "GB")
+        unit = 1ull << 30; // vLLM "GB" is GiB (above)
+    else if (rest.substr(0, 3) == "MiB" || rest.substr(0, 2) == "MB")
+        unit = 1ull << 20;
+    else if (rest.substr(0, 3) == "KiB" || rest.substr(0, 2) == "KB")
+        unit = 1ull << 10;
+    else
+        return std::nullopt;
+    return static_cast<std::uint64_t>(std::llround(*v * unit));
+}
+
+std::string device_of_buffer(std::string_view name) {
+    const std::string n = lower(name);
+    // Host buffers: the CPU's (pinned CUDA_Host memory included); ggml backends number their devices.
+    if (n.rfind("cpu", 0) == 0 || n.find("_host") != std::string::npos) return "cpu";
+    if (n.rfind("metal", 0) == 0 || n.rfind("mtl", 0) == 0) return "metal";
+    std::size_t i = n.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(n[i - 1])))
+        --i;
+    // No digits, or more than a device count has ("CUDA99999..."): the first GPU.
+    const std::string index = i < n.size() && n.size() - i <= 3 ? n.substr(i) : "0";
+    return "cuda:" + index; // CUDA0, ROCm0, Vulkan0, SYCL0: one GPU each
+}
+
+std::optional<std::string> gguf_ftype_of(std::string_view printed) {
+    // llama_model_ftype_name(): "Q4_K - Medium", "Q5_K - Small", "Q3_K - Large", "IQ2_XXS - 2.0625 bpw",
+    // "IQ3_S mix - 3.66 bpw" (= IQ3_M), "MXFP4 MoE", "all F32", "F16", "BF16", "Q8_0", "Q2_K - Medium" (= Q2_K).
+    std::string s = lower(printed);
+    if (s == "all f32") return "f32";
+    if (s.rfind("mxfp4", 0) == 0) return "mxfp4_moe";
+    if (s.rfind("iq3_s mix", 0) == 0) return "iq3_m";
+    const auto dash  = s.find(" - ");
+    std::string base = s.substr(0, dash);
+    while (!base.empty() && base.back() == ' ')
+        base.pop_back();
+    if (dash == std::string::npos) return base;
+    const std::string tail = s.substr(dash + 3);
+    if (base == "q2_k" && tail == "small") return "q2_k_s";
+    if (base == "q2_k") return base;
+    if (tail == "small") return base + "_s";
+    if (tail == "medium") return base + "_m";
+    if (tail == "large") return base + "_l";
+    return base; // "IQ2_XXS - 2.0625 bpw"
+}
+
+} // namespace detail
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+using detail::number_after;
+using detail::size_after;
+
+/// The text after the first " = " (llama.cpp's print_info "key = value").
+std::string_view value_of(std::string_view line) {
+    const auto eq = line.find(" = ");
+    if (eq == std::string_view::npos) return {};
+    std::string_view v = line.substr(eq + 3);
+    while (!v.empty() && v.front() == ' ')
+        v.remove_prefix(1);
+    return v;
+}
+
+/// A quoted value after key ("model='X'", "'model': 'X'").
+std::optional<std::string> quoted_after(std::string_view line, std::string_view key) {
+    const auto at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    const auto open = line.find('\'', at + key.size());
+    if (open == std::string_view::npos || open > at + key.size() + 3) return std::nullopt;
+    const auto close = line.find('\'', open + 1);
+    if (close == std::string_view::npos || close == open + 1) return std::nullopt;
+    return std::string(line.substr(open + 1, close - open - 1));
+}
+
+/// An integer printed with thousands commas ("436,512 tokens").
+std::optional<std::uint64_t> count_after(std::string_view line, std::string_view key) {
+    const auto at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::uint64_t v = 0;
+    bool any        = false;
+    for (std::size_t i = at + key.size(); i < line.size(); ++i) {
+        const char c = line[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            if (v > (1ull << 50)) return std::nullopt;
+            v   = v * 10 + static_cast<std::uint64_t>(c - '0');
+            any = true;
+        } else if (c == ',' && any) {
+            continue;
+        } else if (any || (c != ' ' && c != ':' && c != '=')) {
+            break;
+        }
+    }
+    return any ? std::optional<std::uint64_t>(v) : std::nullopt;
+}
+
+bool has(std::string_view s, std::string_view what) {
+    return s.find(what) != std::string_view::npos;
+}
+
+void set_figure(log_facts& f, std::string part, std::string device, std::uint64_t bytes, std::size_t line, bool add) {
+    for (auto& e : f.figures)
+        if (e.part == part && e.device == device) {
+            e.bytes = add ? e.bytes + bytes : bytes;
+            e.line  = line;
+            return;
+        }
+    f.figures.push_back({std::move(part), std::move(device), bytes, line});
+}
+
+/// llama.cpp: "<prefix>: <NAME> [KV|compute|output|RS] buffer size = X MiB".
+bool read_llama_buffer(log_facts& f, std::string_view line, std::size_t n) {
+    const auto at = line.find(" buffer size");
+    if (at == std::string_view::npos) return false;
+    auto bytes = size_after(line, "buffer size");
+    if (!bytes) return false;
+    std::string_view head = line.substr(0, at);
+    std::string part      = "weights";
+    for (auto [word, p] : {
+             std::pair{"KV",      "kv_cache"},
+             {"RS",      "kv_cache"},
+             {"compute", "compute" },
+             {"output",  "compute" },
+             {"model",   "weights" }
+    })
+        if (head.size() > std::string_view(word).size() &&
+            head.substr(head.size() - std::string_view(word).size()) == word) {
+            part = p;
+            head.remove_suffix(std::string_view(word).size());
+            break;
+        }
+    while (!head.empty() && head.back() == ' ')
+        head.remove_suffix(1);
+    const auto sp              = head.find_last_of(" :");
+    const std::string_view buf = sp == std::string_view::npos ? head : head.substr(sp + 1);
+    if (buf.empty()) return false;
+    const std::string dev = detail::device_of_buffer(buf);
+    if (dev == "metal") f.metal = true;
+    set_figure(f, part, dev, *bytes, n, true);
+    return true;
+}
+
+/// One llama.cpp line; true when recognised.
+bool read_llama_line(log_facts& f, std::string_view line, std::size_t n) {
+    if (read_llama_buffer(f, line, n)) return true;
+    const bool meta = has(line, "print_info") || has(line, "llm_load_print_meta") || has(line, "llama_model_loader");
+    const bool ctx =
+        has(line, "llama_new_context_with_model") || has(line, "llama_context") || has(line, "llama_kv_cache");
+    if (meta && has(line, "general.name") && !value_of(line).empty()) {
+        f.model_name = std::string(value_of(line));
+        return true;
+    }
+    if (meta && (has(line, "model ftype") || has(line, "file type")) && !value_of(line).empty()) {
+        f.file_type  = std::string(value_of(line));
+        f.gguf_ftype = detail::gguf_ftype_of(f.file_type);
+        return true;
+    }
+    if (meta && (has(line, "model size") || has(line, "file size"))) {
+        f.model_size = size_after(line, "=");
+        return true;
+    }
+    if (has(line, "layers to GPU") && has(line, "offloaded")) {
+        if (auto v = number_after(line, "offloaded")) f.gpu_layers = static_cast<std::int64_t>(*v);
+        return true;
+    }
+    if (ctx) {
+        auto whole = [&](std::string_view key) -> std::optional<std::uint64_t> {
+            auto v = number_after(line, key);
+            if (!v || *v < 0 || *v > 1e12) return std::nullopt;
+            return static_cast<std::uint64_t>(*v);
+        };
+        if (has(line, " n_ctx ") || has(line, " n_ctx="))
+            f.n_ctx = whole("n_ctx");
+        else if (has(line, " n_batch "))
+            f.n_batch = whole("n_batch");
+        else if (has(line, " n_ubatch "))
+            f.n_ubatch = whole("n_ubatch");
+        else if (has(line, " flash_attn ")) {
+            const auto v = lower(value_of(line));
+            f.flash_attn = v == "1" || v == "true" || v == "enabled" || v == "auto";
+        }
+        // "K (q8_0): 1598.00 MiB, V (q8_0): ..." and "type_k = 'f16', type_v = 'f16'"
+        auto type_in = [&](std::string_view open) -> std::optional<dtype> {
+            const auto at = line.find(open);
+            if (at == std::string_view::npos) return std::nullopt;
+            const auto s   = at + open.size();
+            const auto end = line.find_first_of(")'", s);
+            if (end == std::string_view::npos) return std::nullopt;
+            return dtype_from_name(lower(line.substr(s, end - s)));
+        };
+        if (auto k = type_in("K (")) f.type_k = k;
+        if (auto v = type_in("V (")) f.type_v = v;
+        if (auto k = type_in("type_k = '")) f.type_k = k;
+        if (auto v = type_in("type_v = '")) f.type_v = v;
+        return true;
+    }
+    return meta;
+}
+
+/// One vLLM line; true when recognised.
+bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
+    bool hit = false;
+    for (std::string_view key : {"model='", "'model': '"})
+        if (auto v = quoted_after(line, key.substr(0, key.size() - 1)); v && f.model_name.empty())
+            f.model_name = *v, hit = true;
+    if (const auto at = line.find("vllm serve "); at != std::string_view::npos && f.model_name.empty()) {
+        auto rest    = line.substr(at + 11);
+        f.model_name = std::string(rest.substr(0, rest.find(' ')));
+        hit          = true;
+    }
+    for (std::string_view key : {"max_model_len", "max_seq_len"})
+        if (auto v = number_after(line, key); v && *v >= 1)
+            f.max_model_len = static_cast<std::uint64_t>(*v), hit = true;
+    if (auto v = number_after(line, "tensor_parallel_size"); v && *v >= 1 && *v <= 1024)
+        f.tensor_parallel = static_cast<std::uint32_t>(*v), hit = true;
+    if (auto v = number_after(line, "gpu_memory_utilization"); v && *v > 0 && *v <= 1)
+        f.gpu_memory_utilization = *v, hit = true;
+    if (auto v = size_after(line, "total_gpu_memory")) f.total_gpu_memory = v, hit = true;
+    if (auto k = quoted_after(line, "kv_cache_dtype="); k && *k != "auto") f.kv_cache_dtype = dtype_from_name(*k);
+    for (std::string_view key : {"Loading model weights took", "Model loading took", "model weights take"})
+        if (auto v = size_after(line, key)) set_figure(f, "weights", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_after(line, "non_torch_memory")) set_figure(f, "overhead", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_after(line, "activation peak memory"))
+        set_figure(f, "activations", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_after(line, "peak_torch_memory")) set_figure(f, "peak_torch", "cuda:0", *v, n, false), hit = true;
+    for (std::string_view key :
+         {"available_kv_cache_memory", "Available KV cache memory", "kv_cache_size", "reserved for KV Cache is"})
+        if (auto v = size_after(line, key)) set_figure(f, "kv_cache", "cuda:0", *v, n, false), hit = true;
+    if (auto v = count_after(line, "GPU KV cache size:")) f.kv_tokens = v, hit = true;
+    if (auto v = count_after(line, "GPU blocks:")) f.kv_tokens = *v * vllm_block_tokens, hit = true;
+    if (has(line, "Graph capturing finished"))
+        if (auto v = size_after(line, "took")) set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
+    return hit;
+}
+
+/// transformers prints no memory figures: the model id of a from_pretrained call, when quoted.
+bool read_transformers_line(log_facts& f, std::string_view line) {
+    const auto at = line.find("from_pretrained(");
+    if (at == std::string_view::npos) return false;
+    const auto open = line.find_first_of("'\"", at);
+    if (open == std::string_view::npos) return true;
+    const auto close = line.find(line[open], open + 1);
+    if (close != std::string_view::npos && f.model_name.empty())
+        f.model_name = std::string(line.substr(open + 1, close - open - 1));
+    return true;
+}
+
+} // namespace
+
+result<log_facts> parse_engine_log(std::string_view text, std::string_view path) {
+    log_facts llama, vllm, tf;
+    llama.engine        = engine_kind::llama_cpp;
+    vllm.engine         = engine_kind::vllm;
+    tf.engine           = engine_kind::transformers;
+    std::size_t n_llama = 0, n_vllm = 0, n_tf = 0, line_no = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto end  = std::min(text.find('\n', start), text.size());
+        const auto line = trim_line(text.substr(start, end - start));
+        ++line_no;
+        if (!line.empty()) {
+            n_llama += read_llama_line(llama, line, line_no);
+            n_vllm += read_vllm_line(vllm, line, line_no);
+            n_tf += read_transformers_line(tf, line);
+        }
+        if (end == text.size()) break;
+        start = end + 1;
+    }
+    if (n_llama == 0 && n_vllm == 0 && n_tf == 0)
+        return make_error(error_code::bad_value,
+                          "no llama.cpp, vLLM or transformers log line recognised; expected the engine's start-up "
+                          "log (llama.cpp print_info/buffer size lines, vLLM memory profiling lines)",
+                          std::string(path));
+    log_facts f = n_llama >= n_vllm && n_llama >= n_tf ? std::move(llama)
+                  : n_vllm >= n_tf                     ? std::move(vllm)
+                                                       : std::move(tf);
+    if (f.engine == engine_kind::llama_cpp) {
+        for (const auto& e : f.figures)
+            if (e.device.rfind("cuda:", 0) == 0)
+                f.gpu_devices = std::max<std::uint32_t>(f.gpu_devices,
+                                                        static_cast<std::uint32_t>(std::stoul(e.device.substr(5))) + 1);
+    }
+    if (f.engine == engine_kind::vllm) {
+        // Older V0 logs print the peak of torch's allocator (weights included), not the activations alone.
+        const engine_figure* peak = nullptr;
+        const engine_figure* w    = nullptr;
+        for (const auto& e : f.figures) {
+            if (e.part == "peak_torch") peak = &e;
+            if (e.part == "weights") w = &e;
+        }
+        const bool has_act =
+            std::any_of(f.figures.begin(), f.figures.end(), [](const auto& e) { return e.part == "activations"; });
+        if (peak && w && !has_act && peak->bytes >= w->bytes)
+            f.figures.push_back({"activations", "cuda:0", peak->bytes - w->bytes, peak->line});
+        std::erase_if(f.figures, [](const auto& e) { return e.part == "peak_torch"; });
+    }
+    if (f.figures.empty() && f.model_name.empty())
+        return make_error(
+            error_code::bad_value,
+            fmt::format("{} log lines recognised but neither a memory figure nor a model name", engine_name(f.engine)),
+            std::string(path));
+    return f;
+}
+
+} // namespace llmplan

@@ -1,0 +1,23 @@
+// Helpers of the engine-log reader (src/check/log_parse.cpp, log_lines.cpp), exposed for tests.
+#pragma once
+
+#include "llmplan/check.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace llmplan::detail {
+
+/// A decimal number at the start of s ("24079,77" and "24079.77" alike); `used` = characters read.
+std::optional<double> parse_number(std::string_view s, std::size_t& used);
+/// The number after `key` in line, past separators (" = : ( '") and the words take/takes/took/is.
+std::optional<double> number_after(std::string_view line, std::string_view key, std::string_view* rest = nullptr);
+/// A size with its unit (GiB/GB/MiB/MB/KiB) after `key`, in bytes.
+std::optional<std::uint64_t> size_after(std::string_view line, std::string_view key);
+/// "cpu", "metal" or "cuda:N" for a ggml buffer name (CPU, CPU_Mapped, CUDA_Host, CUDA1, Metal, Vulkan0 ...).
+std::string device_of_buffer(std::string_view name);
+/// llama-quantize's name for a file type as llama.cpp prints it ("Q4_K - Medium" -> "q4_k_m").
+std::optional<std::string> gguf_ftype_of(std::string_view printed);
+
+} // namespace llmplan::detail

@@ -1,0 +1,138 @@
+// Ways to make a model fit a row it does not fit (plan.h, fit_option): the request changed in one
+// respect (context, KV type, weight quantization, experts in RAM, GPUs) and evaluated again with the
+// same estimators as the plan, never guessed.
+#include "plan/detail.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+
+namespace llmplan::detail {
+namespace {
+
+/// llama.cpp's quantizations from large to small (llama-quantize's usual ladder: 8.5, 6.6, 5.7, 4.9,
+/// 3.9 and 3.0 bits a weight for a 7B); a smaller quant is the first of these below the current.
+constexpr std::array<std::string_view, 6> gguf_ladder = {"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k"};
+
+/// Bits a weight of a GGUF type name on that ladder (for "below the current"); 16 for anything else.
+std::size_t ladder_start(const weight_choice& w) {
+    if (w.format != weight_format::gguf) return 0;
+    for (std::size_t i = 0; i < gguf_ladder.size(); ++i)
+        if (gguf_ladder[i] == w.gguf_ftype) return i + 1;
+    return gguf_ladder.size(); // an unlisted (already small) type: nothing smaller offered
+}
+
+fit_option judged(fit_way way, std::uint64_t value, std::string setting, const plan_candidate& c) {
+    fit_option f;
+    f.way                 = way;
+    f.value               = value;
+    f.setting             = std::move(setting);
+    f.fits                = c.fits;
+    f.headroom_bytes      = c.headroom_bytes;
+    f.decode_tokens_per_s = c.decode_tokens_per_s;
+    for (const auto& r : c.findings)
+        if (r.code == reason_code::offload_experts || r.code == reason_code::offload_layers) f.host_bytes = r.bytes;
+    return f;
+}
+
+} // namespace
+
+std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params& base, const device_spec& d,
+                                    const plan_candidate& c, const plan_options& o, estimate_memo& memo) {
+    std::vector<fit_option> out;
+    // The plan runs vLLM's requests on llama.cpp off CUDA (evaluate).
+    const bool llama =
+        base.engine == engine_kind::llama_cpp || (base.engine == engine_kind::vllm && c.runs_on != "gpu");
+    auto try_params = [&](fit_way way, std::uint64_t value, std::string setting, const inference_params& q) {
+        const plan_candidate e = evaluate(m, q, d, o, memo);
+        if (e.headroom_bytes > c.headroom_bytes || e.fits) out.push_back(judged(way, value, std::move(setting), e));
+        return e.fits;
+    };
+
+    // 1. A shorter context: halve until it fits (the KV cache and llama.cpp's KQ buffer shrink with it).
+    for (std::uint64_t ctx = base.ctx / 2; ctx >= 512; ctx /= 2) {
+        inference_params q = base;
+        q.ctx              = ctx;
+        if (q.prompt > ctx) q.prompt = ctx;
+        const plan_candidate e = evaluate(m, q, d, o, memo);
+        if (e.fits) {
+            out.push_back(judged(fit_way::shorter_context, ctx, fmt::format("--ctx {}", ctx), e));
+            break;
+        }
+    }
+    // 2. A quantized KV cache: llama.cpp q8_0 then q4_0, which need flash attention for the V cache
+    // (llama-context.cpp refuses a quantized V cache without it); vLLM fp8.
+    if (llama) {
+        for (dtype kv : {dtype::q8_0, dtype::q4_0}) {
+            inference_params q = base;
+            q.kv_type          = kv;
+            q.flash_attn       = true;
+            if (try_params(fit_way::quantized_kv, 0, fmt::format("--kv-type {} --flash-attn on", name(kv)), q)) break;
+        }
+    } else if (base.engine == engine_kind::vllm) {
+        inference_params q = base;
+        q.kv_type          = dtype::f8_e4m3;
+        try_params(fit_way::quantized_kv, 0, "--kv-type fp8", q);
+    }
+    // 3. A smaller quantization of the weights (llama.cpp: the GGUF ladder; others: int4 AWQ/bitsandbytes
+    // are separate checkpoints, so only llama.cpp's own re-quantization is offered).
+    if (llama && !m.from_gguf) {
+        for (std::size_t i = ladder_start(base.weights); i < gguf_ladder.size(); ++i) {
+            inference_params q = base;
+            q.weights          = weight_choice{weight_format::gguf, std::string(gguf_ladder[i])};
+            if (try_params(fit_way::smaller_quant, 0, fmt::format("--weights {}", gguf_ladder[i]), q)) break;
+        }
+    }
+    // 4. Experts in RAM (llama.cpp --n-cpu-moe N, the fewest layers that fit): the plan already does
+    // it where it knows the machine's RAM; a bare card lists it (the host RAM they take is shown; its
+    // speed needs the host's bandwidth, unknown for a card alone).
+    if (m.is_moe() && llama && c.runs_on == "gpu" && d.kind == hardware_kind::gpu) {
+        std::optional<plan_candidate> best;
+        std::uint32_t lo = 1, hi = m.n_layer, n = 0;
+        while (lo <= hi) {
+            inference_params q = base;
+            q.engine           = engine_kind::llama_cpp;
+            q.cpu_moe_layers   = lo + (hi - lo) / 2;
+            auto e             = evaluate(m, q, d, o, memo);
+            if (e.fits && e.count == 1) {
+                n    = q.cpu_moe_layers;
+                best = std::move(e);
+                hi   = q.cpu_moe_layers - 1;
+            } else {
+                lo = q.cpu_moe_layers + 1;
+            }
+        }
+        if (best) {
+            auto f             = judged(fit_way::experts_on_cpu, n, fmt::format("--n-cpu-moe {}", n), *best);
+            std::uint64_t host = 0;
+            if (const auto w = estimate_weights(m, base.weights))
+                for (std::uint32_t i = 0; i < n && i < w->layer_expert_bytes.size(); ++i)
+                    host += w->layer_expert_bytes[i];
+            f.host_bytes = static_cast<std::int64_t>(host);
+            out.push_back(std::move(f));
+        }
+    }
+    // 5. Another GPU of the same kind in a machine (a second card in a desktop; a bigger instance is
+    // another row). Bare cards already try 1, 2, 4, 8.
+    if (d.kind == hardware_kind::laptop && d.has_accelerator() && !d.unified_memory && c.runs_on == "gpu") {
+        device_spec more       = d;
+        more.gpu_count         = d.gpu_count + 1;
+        const plan_candidate e = evaluate(m, base, more, o, memo);
+        if (e.fits || e.headroom_bytes > c.headroom_bytes)
+            out.push_back(judged(
+                fit_way::more_gpus, more.gpu_count,
+                fmt::format("a {} GPU ({} in all)", d.gpu_model.empty() ? "second" : d.gpu_model, more.gpu_count), e));
+    }
+    // Closest first: what fits before what does not, then the fastest, then the least short.
+    std::stable_sort(out.begin(), out.end(), [](const fit_option& a, const fit_option& b) {
+        if (a.fits != b.fits) return a.fits;
+        if (a.fits) return a.decode_tokens_per_s > b.decode_tokens_per_s;
+        return a.headroom_bytes > b.headroom_bytes;
+    });
+    // What fits; when nothing does, only the one that comes closest.
+    const auto fitting = std::count_if(out.begin(), out.end(), [](const fit_option& f) { return f.fits; });
+    out.resize(fitting > 0 ? static_cast<std::size_t>(fitting) : std::min<std::size_t>(out.size(), 1));
+    return out;
+}
+
+} // namespace llmplan::detail
