@@ -67,6 +67,7 @@ struct hardware_document {
     std::string cache_file; ///< local: where the measured bandwidth is cached
     std::vector<device_spec> rows;
     std::size_t catalog_size = 0;
+    std::size_t ranked       = 0; ///< check: rows the planner ranks (hardware_catalog::candidates)
 };
 
 struct check_document {

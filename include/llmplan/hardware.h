@@ -29,6 +29,9 @@ enum class hardware_kind : std::uint8_t {
 /// One accelerator, CPU, machine or cloud instance.
 struct device_spec {
     std::string name; ///< as the table names it ("H100 SXM 80GB", "g5.xlarge")
+    /// A short id made from the name (lower case, words joined by '-': "h100-sxm-80gb",
+    /// "macbook-pro-14-m4-16gb"); unique in a catalog (a "-2" suffix when two names make the same).
+    std::string id;
     hardware_kind kind = hardware_kind::gpu;
     std::string vendor;       ///< gpus/cpus: vendor; cloud: provider; laptops: ""
     std::string form;         ///< form / segment column ("datacenter", "consumer", "laptop", "desktop")
@@ -39,6 +42,9 @@ struct device_spec {
     /// Halo) the share the GPU may use (see unified_memory). Cloud: per GPU. Laptops: the GPU's VRAM
     /// or usable unified share; empty for a machine without a GPU and for CPU rows.
     std::optional<std::uint64_t> memory_bytes;
+    /// The memory as the vendor sells it, in its "GB" (the unified pool for Apple rows): 24 for a
+    /// "24 GB" card whose memory_bytes is 23.58 GiB. Names say this figure ("80GB").
+    std::optional<double> vendor_memory_gb;
     /// Whole unified pool when memory is shared by CPU and GPU; empty otherwise.
     std::optional<std::uint64_t> unified_memory_bytes;
     bool unified_memory = false;
@@ -57,6 +63,8 @@ struct device_spec {
     std::optional<double> fp8_flops;
     std::optional<double> int8_ops;
     std::optional<double> measured_bf16_matmul_flops; ///< MAMF [STAS]: achievable, not peak
+    /// NVIDIA CUDA compute capability ("8.9" -> 8.9); empty for other vendors (features: features.h).
+    std::optional<double> compute_capability;
 
     // --- llama.cpp decode measured by [XDAI] (batch 1); never mix the two tables ------------------
     std::optional<double> measured_llama3_8b_q4km_tokens_per_s;
@@ -64,8 +72,11 @@ struct device_spec {
 
     // --- power and price -------------------------------------------------------------------------
     std::optional<double> tdp_w;     ///< board power / TDP / machine load power (laptops)
+    std::optional<double> idle_w;    ///< the same at idle (a card in a running PC; a machine at the desktop)
+    std::string idle_basis;          ///< where idle_w comes from ("measured ...", "class rule ...")
     std::optional<double> price_usd; ///< purchase price (launch MSRP or cited); never for cloud rows
     std::string price_basis;
+    std::string price_date; ///< when the price was stated ("2025-01", "2026-12-02"); "" = not dated
 
     // --- host side: machines and instances -------------------------------------------------------
     std::optional<std::uint64_t> host_memory_bytes; ///< system RAM (laptops: ram_gb; cloud: ram_gib)
@@ -102,9 +113,49 @@ struct device_spec {
     [[nodiscard]] bool has_accelerator() const { return memory_bytes.has_value() && gpu_count > 0; }
 };
 
-/// Share of unified memory a Mac's GPU may use by default: macOS's recommendedMaxWorkingSetSize is
-/// about 70-78% of RAM ([XDAI], data/hardware/SOURCES.md, "Apple rows"); 75% is the middle of it.
-inline constexpr double apple_gpu_memory_share = 0.75;
+// ------------------------------------------------------------------------------------------------
+// Memory as the device exposes it (data/hardware/SOURCES.md, "Memory as the device exposes it")
+
+/// DRAM comes in binary sizes: a card sold as "24 GB" carries 24 GiB of chips (nvidia-smi reports
+/// 24576 MiB on an RTX 3090, 15360 MiB = 16 GiB x 15/16 on a T4, 81920 MiB on an A100 80GB).
+inline constexpr std::uint64_t vendor_gb_bytes = 1ull << 30;
+/// Inline ECC on GDDR (T4, A10, A10G, A40, L4, L40, L40S: datacenter GDDR cards ship with ECC on)
+/// stores the check bits in the same DRAM and hides 1/16 of it: T4 16 GiB -> 15360 MiB; L40S 48 GiB
+/// -> 46080 MiB before the driver's own share (45776 MiB in SkyPilot's AWS catalog). HBM carries ECC
+/// in extra dies and loses nothing.
+inline constexpr double inline_ecc_share = 1.0 / 16.0;
+/// What the CUDA driver keeps of the rest (page tables, firmware, context): fitted through two
+/// measured totals: an RTX 3090 (24576 MiB in nvidia-smi) shows vLLM 23.58 GiB (vLLM issue #10517,
+/// ../shared/truth/vllm_issue_logs.json), 430 MiB less; an A100-SXM4-80GB (81920 MiB) gives torch
+/// total_memory 85,056,798,720 bytes, 803 MiB less. Reserve = 272 MiB + 0.65% of the memory; it
+/// predicts 79.21 GiB for an 80 GB card (vLLM PR #10511 logs 79.22 GiB on one).
+inline constexpr std::uint64_t cuda_reserve_fixed_bytes = 272ull << 20;
+inline constexpr double cuda_reserve_share              = (803.0 - 430.0) / (81920.0 - 24576.0);
+
+/// Where nvidia-smi's total is known (memory_driver_mib), CUDA sees at most that less the RTX 3090's gap
+/// (24576 MiB in nvidia-smi, 23.58 GiB in vLLM: 430 MiB): a B200 sold as 192 GB shows 184320 MiB.
+inline constexpr std::uint64_t smi_to_cuda_gap_bytes = 430ull << 20;
+
+/// Is the memory of this gpus.csv row GDDR with ECC on by default (a datacenter GDDR card)?
+[[nodiscard]] bool has_inline_ecc(std::string_view form, std::string_view memory_type);
+/// Bytes a framework can allocate on a discrete accelerator sold with `vendor_gb` "GB": vendor_gb
+/// GiB, less inline ECC, less the driver's reserve; no more than `driver_total_mib` (nvidia-smi
+/// memory.total, where a source gives it) less smi_to_cuda_gap_bytes.
+[[nodiscard]] std::uint64_t exposed_memory_bytes(double vendor_gb, bool inline_ecc,
+                                                 std::optional<double> driver_total_mib = std::nullopt);
+
+/// Share of unified memory macOS lets the GPU wire by default (recommendedMaxWorkingSetSize):
+/// two thirds up to 36 GB of RAM, three quarters above. Measured: 16 GB -> 10922.67 MB
+/// (llama-cpp-python #687), 32 GB -> 21845.34 MB (llama.cpp #2011, ollama #434), 96 GB -> 73728 MB
+/// (llama.cpp #3213); 64 GB ~ 48 GB (llama.cpp #1870). Newer macOS gives somewhat more (107.52 GiB of
+/// 128 GiB on macOS 26, antirez/ds4 #893): the rule errs low. Raised with
+/// `sudo sysctl iogpu.wired_limit_mb=N` (macOS 14+, until reboot).
+inline constexpr double apple_wired_share_small            = 2.0 / 3.0;
+inline constexpr double apple_wired_share_large            = 3.0 / 4.0;
+inline constexpr std::uint64_t apple_wired_small_max_bytes = 36ull << 30;
+[[nodiscard]] std::uint64_t apple_gpu_wired_limit_bytes(std::uint64_t unified_bytes);
+/// The command that raises the limit to `bytes` (what the plan prints when a Mac is short).
+[[nodiscard]] std::string apple_wired_limit_command(std::uint64_t bytes);
 
 /// The hardware tables, in file order: gpus.csv, cpus.csv, laptops.csv, cloud_instances.csv (plus
 /// any rows added from user files). Name lookup is case-insensitive and tolerant of spaces, dashes
@@ -116,9 +167,10 @@ class hardware_catalog {
 
     /// Every row of one kind, in file order.
     [[nodiscard]] std::vector<const device_spec*> of_kind(hardware_kind k) const;
-    /// Rows a planner can place a model on: known accelerator memory and bandwidth (GPUs, Apple
-    /// SoCs, machines with a GPU, cloud GPU instances with a price), plus CPU rows and CPU-only
-    /// cloud instances with known bandwidth or price.
+    /// Rows the planner ranks: those a person can buy or rent whole or as a part for a PC (machines,
+    /// desktop and workstation cards, desktop CPUs, cloud instances) with every figure a ranking
+    /// needs (missing_figures() empty). Datacenter and cloud-only chips are rented through cloud
+    /// rows, Apple chips bought as the Macs of laptops.csv: neither is ranked bare.
     [[nodiscard]] std::vector<const device_spec*> candidates() const;
     /// Rows whose name contains every word of `filter` (case-insensitive); all rows when empty.
     [[nodiscard]] std::vector<const device_spec*> filter(std::string_view words) const;
@@ -127,6 +179,10 @@ class hardware_catalog {
     /// H100 row, SXM preferred). Unknown -> error_code::unknown_name listing the closest names;
     /// a name matching many models with no model number ("rtx") -> the same error, listing them.
     [[nodiscard]] result<const device_spec*> lookup(std::string_view name) const;
+    /// A --hardware value: one name or id, or several separated by commas, where a name may itself
+    /// hold commas ("MacBook Pro 14\" M4, 16GB"): the longest run of comma-separated pieces that is
+    /// a row's exact name is taken first.
+    [[nodiscard]] result<std::vector<const device_spec*>> lookup_list(std::string_view names) const;
     /// Lookup restricted to one kind.
     [[nodiscard]] result<const device_spec*> lookup(std::string_view name, hardware_kind kind) const;
     /// Up to `n` names closest to `name` (edit distance on the normalised name and its words).
@@ -138,6 +194,25 @@ class hardware_catalog {
   private:
     std::vector<device_spec> devices_;
 };
+
+/// How a row is bought or rented, which says what its price and power cover.
+enum class purchase_kind : std::uint8_t {
+    machine,  ///< a whole computer (laptops.csv, this machine): price and power are the machine's
+    card,     ///< a GPU card for a PC: price and power are the card's; it needs a PC around it
+    cpu_part, ///< a desktop CPU: needs a motherboard, RAM and the rest of a PC
+    instance, ///< a cloud instance: the hourly price covers everything
+    server,   ///< a datacenter or cloud-only chip: not sold to a person, rented as an instance
+    chip,     ///< an Apple SoC row: bought as a Mac (laptops.csv)
+};
+[[nodiscard]] purchase_kind purchase_of(const device_spec& d);
+[[nodiscard]] std::string_view to_string(purchase_kind k);
+/// What a part needs around it, one line ("a PC with a PCIe x16 slot and a 850 W power supply");
+/// empty for machines and instances.
+[[nodiscard]] std::string host_needs(const device_spec& d);
+/// The figures a ranked row must have that this one lacks ("price", "idle power", "compute"...).
+[[nodiscard]] std::vector<std::string> missing_figures(const device_spec& d);
+/// An id from a name: lower case, runs of anything but letters and digits as one '-'.
+[[nodiscard]] std::string hardware_id(std::string_view name);
 
 /// The catalog compiled into the binary (parsed once; a broken table is a build-time bug, and the
 /// tests check it parses).

@@ -26,6 +26,7 @@ enum class option_id : std::uint8_t {
     name,
     list,
     probe,
+    check,
     // inference and training
     task,
     engine,

@@ -30,9 +30,11 @@ struct plan_options {
     /// Power usage effectiveness: a home has none (1.0, same page); a data centre averages 1.58
     /// (Uptime Institute survey 2023).
     double pue = 1.0;
-    /// Share of the hours the machine works: power is drawn and tokens are made that share of the
-    /// time; the purchase (or the rented hour) is paid all the time. 1 = round the clock, at TDP.
-    double utilization = 1.0;
+    /// Share of the hours an owned machine works: it draws load power and makes tokens that share of
+    /// the time and idles the rest; its purchase is paid all the time. Default: a working week, 40 of
+    /// 168 hours, a personal machine used through the working day (1 = round the clock). A rented
+    /// instance is paid only while it runs: its tokens cost the same at any utilization.
+    double utilization = 40.0 / 168.0;
     /// Years an owned machine is used before it is replaced.
     double life_years = 3.0;
     /// Decode speed a user wants for each request. Default: reading speed, 238 words a minute
@@ -153,6 +155,18 @@ struct plan_candidate {
     double ttft_s               = 0;     ///< prefill of the prompt (all sequences), seconds
     bool meets_speed            = false; ///< per-request decode and first-token wait as wanted
     std::optional<double> power_w;       ///< TDP of what is counted (GPUs alone for GPU rows); cloud: none
+    std::optional<double> idle_power_w;  ///< the same at idle (counted the hours it does not work)
+    std::string id;                      ///< the row's id (hardware_id), selectable with --hardware
+    std::string purchase;                ///< "machine" | "card" | "cpu" | "instance" | ... (purchase_kind)
+    std::string needs;                   ///< what a part needs around it ("" for machines, instances)
+    std::string provider;                ///< cloud: AWS, GCP, ...
+    unsigned instances = 0;              ///< cloud: instances rented (count is their GPUs in all)
+    std::string price_date;              ///< when the purchase price was stated ("" unknown or rented)
+    /// What the plan needs that this chip or engine lacks, each with the nearest that works ("bf16
+    /// needs compute capability 8.0+; T4 has 7.5: fp16 used"); see plan/features.cpp.
+    std::vector<std::string> unsupported;
+    /// The minimum versions the launch lines assume ("CUDA 12.8+ and driver 570+ (Blackwell)").
+    std::vector<std::string> requires_versions;
     std::optional<double> cost_per_hour_usd;
     std::optional<double> cost_per_million_tokens_usd;
     std::vector<std::string> reasons;
@@ -223,11 +237,16 @@ plan_comparison compare_plans(const model_desc& from_model, const inference_esti
 /// Empty when no price is known.
 struct hourly_cost_figures {
     double usd_per_hour = 0;
-    std::optional<double> power_w; ///< TDP counted (GPU rows: the cards alone)
-    std::string reason;            ///< one line saying how it was made
+    std::optional<double> power_w;      ///< load power counted (card rows: the cards alone)
+    std::optional<double> idle_power_w; ///< idle power counted the rest of the hours
+    bool rented = false;                ///< an instance: paid only while it runs
+    std::string reason;                 ///< one line saying how it was made
 };
 std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned count, unsigned nodes,
                                                const plan_options& o);
+/// Dollars per million tokens at `tokens_per_s`: an owned machine's hour over the tokens it makes
+/// in o.utilization of an hour; a rented instance's hour over a full hour of tokens.
+std::optional<double> cost_per_million_tokens(const hourly_cost_figures& f, double tokens_per_s, const plan_options& o);
 /// The order of both plans: fitting first (cheapest per million tokens, then fastest), then the
 /// rest closest to fitting first.
 bool cheapest_first(const plan_candidate& a, const plan_candidate& b);

@@ -66,7 +66,7 @@ struct fit_request {
 };
 
 struct hardware_request {
-    enum class mode : std::uint8_t { local, list, show };
+    enum class mode : std::uint8_t { local, list, show, check };
     mode what = mode::local;
     std::string filter; ///< list: words every name must contain
     std::string name;   ///< show

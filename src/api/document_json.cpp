@@ -35,6 +35,20 @@ json hardware_json(const hardware_document& d) {
         j["ram"]["bandwidth_cache_file"] = d.cache_file;
         return j;
     }
+    if (d.what == hardware_request::mode::check) {
+        json rows = json::array();
+        for (const auto& r : d.rows)
+            rows.push_back({
+                {"id",       r.id                     },
+                {"name",     r.name                   },
+                {"purchase", to_string(purchase_of(r))},
+                {"missing",  missing_figures(r)       }
+            });
+        return {
+            {"ranked",  d.ranked},
+            {"missing", rows    }
+        };
+    }
     if (d.what == hardware_request::mode::show)
         return {
             {"hardware", device_spec_to_json(d.rows.at(0))}

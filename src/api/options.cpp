@@ -35,6 +35,7 @@ constexpr std::array rows = {
     option_spec{id::name, "name", k::text, "", "this machine", "catalog hardware name (see `llmplan hardware list`)", F, F},
     option_spec{id::name, "name", k::text, "", "", "one catalog row by name, e.g. 'H100 SXM 80GB', rtx-4090, g5.xlarge", H, 0},
     option_spec{id::list, "list", k::flag, "", "", "list the catalog (GPUs, CPUs, machines, cloud instances)", H, 0},
+    option_spec{id::check, "check", k::flag, "", "", "list the rows missing a figure the planner needs to rank them (price, power, bandwidth, ...)", H, 0},
     option_spec{id::probe, "probe", k::flag, "", "", "measure this machine's RAM bandwidth again and cache it", H, 0},
 
     option_spec{id::task, "task", k::choice, "infer train", "infer", "run the model or train it", E | P, 0},
@@ -88,7 +89,7 @@ constexpr std::array rows = {
     option_spec{id::hardware_file, "hardware-file", k::text, "", "", "CSV of your own machines (same format as the catalog)", P | F | H, 0},
     option_spec{id::electricity_price, "electricity-price", k::number, "", "0.1688", "USD per kWh for owned hardware (US residential average, EIA Apr 2024)", P, 0},
     option_spec{id::pue, "pue", k::number, "", "1.0", "power usage effectiveness (1.0 at home; data centres average 1.58)", P, 0},
-    option_spec{id::utilization, "utilization", k::number, "", "1.0", "share of the hours the machine works", P, 0},
+    option_spec{id::utilization, "utilization", k::number, "", "0.238", "share of the hours an owned machine works (40 of 168: a working week)", P, 0},
     option_spec{id::life_years, "life-years", k::number, "", "3", "years an owned machine is used", P, 0},
     option_spec{id::min_tokens_per_s, "min-tokens-per-s", k::number, "", "5.3", "decode speed wanted per request (reading speed)", P, 0, t::infer},
     option_spec{id::max_ttft, "max-ttft", k::number, "", "10", "longest wait for the first token, seconds", P, 0, t::infer},

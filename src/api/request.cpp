@@ -420,6 +420,9 @@ status apply_hardware(hardware_request& r, const option_spec& o, const value& v)
     case id::probe:
         r.probe = true;
         break;
+    case id::check:
+        r.what = hardware_request::mode::check;
+        break;
     case id::name:
         r.name = v.text;
         break;

@@ -99,10 +99,15 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     // this machine.
     std::vector<const device_spec*> cands;
     if (q.hardware.empty()) cands = catalog->candidates();
-    for (const auto& name : q.hardware) {
-        auto d = catalog->lookup(name);
-        if (!d) return d.error();
-        cands.push_back(*d);
+    if (!q.hardware.empty()) {
+        // Names may hold commas ("MacBook Pro 14\" M4, 16GB") and arrive split at them: join and
+        // let the catalog find the longest names.
+        std::string names;
+        for (const auto& n : q.hardware)
+            names += (names.empty() ? "" : ",") + n;
+        auto rows = catalog->lookup_list(names);
+        if (!rows) return rows.error();
+        cands = std::move(*rows);
     }
     const auto local = to_device_spec(detect_local_hardware());
     cands.push_back(&local);
@@ -172,6 +177,16 @@ result<hardware_document> run_hardware(const hardware_request& q) {
     case hardware_request::mode::list:
         for (const auto* row : cat->filter(q.filter.empty() ? q.filter : q.filter + " "))
             d.rows.push_back(*row);
+        break;
+    case hardware_request::mode::check:
+        // Rows a person buys or rents (not server parts or chips sold inside machines) that lack a
+        // figure; the rest are what the planner ranks.
+        for (const auto& row : cat->devices()) {
+            const auto pk = purchase_of(row);
+            if (pk != purchase_kind::server && pk != purchase_kind::chip && !missing_figures(row).empty())
+                d.rows.push_back(row);
+        }
+        d.ranked = cat->candidates().size();
         break;
     case hardware_request::mode::show: {
         auto row = cat->lookup(q.name);

@@ -165,8 +165,19 @@ result<std::vector<device_spec>> parse_hardware_csv(std::string_view text, std::
 
 void hardware_catalog::add(std::vector<device_spec> more) {
     devices_.reserve(devices_.size() + more.size());
-    for (auto& d : more)
+    for (auto& d : more) {
+        // The id of the name; a second row of the same name gets its provider or kind, then a count.
+        auto taken = [&](const std::string& id) {
+            return std::any_of(devices_.begin(), devices_.end(), [&](const device_spec& o) { return o.id == id; });
+        };
+        std::string id = hardware_id(d.name);
+        if (taken(id))
+            id = hardware_id(fmt::format("{} {}", d.name, d.provider.empty() ? to_string(d.kind) : d.provider));
+        for (unsigned n = 2; taken(id); ++n)
+            id = fmt::format("{}-{}", hardware_id(d.name), n);
+        d.id = std::move(id);
         devices_.push_back(std::move(d));
+    }
 }
 
 std::vector<const device_spec*> hardware_catalog::of_kind(hardware_kind k) const {
@@ -179,25 +190,9 @@ std::vector<const device_spec*> hardware_catalog::of_kind(hardware_kind k) const
 std::vector<const device_spec*> hardware_catalog::candidates() const {
     std::vector<const device_spec*> out;
     for (const auto& d : devices_) {
-        const bool placed = d.memory_bytes && d.memory_bandwidth_bytes_per_s && d.gpu_count > 0;
-        bool ok           = false;
-        switch (d.kind) {
-        case hardware_kind::gpu:
-        case hardware_kind::apple:
-            ok = placed;
-            break;
-        case hardware_kind::cpu:
-            ok = d.memory_bandwidth_bytes_per_s.has_value();
-            break;
-        case hardware_kind::laptop:
-        case hardware_kind::local:
-            ok = placed || (d.host_memory_bytes && d.host_memory_bandwidth_bytes_per_s);
-            break;
-        case hardware_kind::cloud:
-            ok = d.price_usd_per_hour && (d.gpu_count == 0 ? d.host_memory_bytes.has_value() : placed);
-            break;
-        }
-        if (ok) out.push_back(&d);
+        const auto pk = purchase_of(d);
+        if (pk == purchase_kind::server || pk == purchase_kind::chip) continue;
+        if (missing_figures(d).empty()) out.push_back(&d);
     }
     return out;
 }
@@ -224,6 +219,9 @@ result<const device_spec*> lookup_among(const hardware_catalog& cat, const std::
     if (n.empty())
         return make_error(error_code::unknown_name,
                           "empty hardware name; expected a catalog name like 'H100 SXM 80GB'");
+    const auto id = hardware_id(name);
+    for (const auto* d : rows)
+        if (d->id == id && detail::lower(name) == name) return d; // ids are lower case
     for (const auto* d : rows) {
         if (detail::normalize_name(d->name) == n || detail::normalize_name(detail::base_name(d->name)) == n) return d;
         if (d->kind == hardware_kind::cloud && detail::normalize_name(d->provider + d->instance_type) == n) return d;
@@ -245,6 +243,46 @@ result<const device_spec*> hardware_catalog::lookup(std::string_view name) const
     for (const auto& d : devices_)
         rows.push_back(&d);
     return lookup_among(*this, rows, name);
+}
+
+result<std::vector<const device_spec*>> hardware_catalog::lookup_list(std::string_view names) const {
+    std::vector<std::string_view> pieces;
+    for (std::size_t at = 0; at <= names.size();) {
+        const auto comma = std::min(names.find(',', at), names.size());
+        pieces.push_back(names.substr(at, comma - at));
+        at = comma + 1;
+    }
+    auto exact = [&](std::string_view s) -> const device_spec* {
+        const auto n  = detail::normalize_name(s);
+        const auto id = hardware_id(s);
+        for (const auto& d : devices_)
+            if (!n.empty() && (detail::normalize_name(d.name) == n || d.id == id)) return &d;
+        return nullptr;
+    };
+    std::vector<const device_spec*> out;
+    for (std::size_t i = 0; i < pieces.size();) {
+        if (detail::normalize_name(pieces[i]).empty()) {
+            ++i;
+            continue;
+        }
+        std::size_t took = 0;
+        for (std::size_t j = pieces.size(); j > i && !took; --j) {
+            const auto first = static_cast<std::size_t>(pieces[i].data() - names.data());
+            const auto last  = static_cast<std::size_t>(pieces[j - 1].data() - names.data()) + pieces[j - 1].size();
+            if (const auto* d = exact(names.substr(first, last - first))) {
+                out.push_back(d);
+                took = j - i;
+            }
+        }
+        if (!took) {
+            auto d = lookup(pieces[i]);
+            if (!d) return unexpected{d.error()};
+            out.push_back(*d);
+            took = 1;
+        }
+        i += took;
+    }
+    return out;
 }
 
 result<const device_spec*> hardware_catalog::lookup(std::string_view name, hardware_kind kind) const {

@@ -309,8 +309,9 @@ device_spec to_device_spec(const local_machine& m, const hardware_catalog& catal
                                   : fmt::format("this machine ({})", first.name);
     if (m.unified_memory) {
         d.unified_memory_bytes = smallest;
-        d.memory_bytes         = static_cast<std::uint64_t>(static_cast<double>(smallest) * apple_gpu_memory_share);
-        d.notes                = "memory_bytes = 75% of unified RAM: macOS's default GPU share (~70-78% per [XDAI]).";
+        d.memory_bytes         = apple_gpu_wired_limit_bytes(smallest);
+        d.notes = "memory_bytes = macOS's default GPU wired limit (2/3 of RAM up to 36 GB, 3/4 above); raise it "
+                  "with sudo sysctl iogpu.wired_limit_mb=N.";
     } else {
         d.memory_bytes = smallest;
     }

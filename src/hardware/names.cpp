@@ -44,6 +44,7 @@ bool is_memory_word(std::string_view w) {
 
 /// The row's memory in vendor GB, as its name would say it ("80GB").
 std::optional<double> nominal_gb(const device_spec& d) {
+    if (d.vendor_memory_gb) return std::round(*d.vendor_memory_gb);
     const auto m = d.unified_memory_bytes ? d.unified_memory_bytes : d.memory_bytes;
     if (!m) return std::nullopt;
     return std::round(static_cast<double>(*m) / 1e9);

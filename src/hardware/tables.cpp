@@ -120,6 +120,25 @@ void append_note(std::string& notes, std::string_view more) {
     notes += more;
 }
 
+/// A card's idle power where no row states it (data/hardware/SOURCES.md, "Idle power"). Measured
+/// idles of desktop cards sit at 7-22 W (RTX 4060 Ti 7 W, RTX 3090 8-15 W, RTX 3080 22 W, Radeon AI
+/// PRO R9700 12-13 W): 15 W. Datacenter parts idle at about a tenth of their board power (T4 9 of
+/// 70 W, A40 30 of 300 W, H100 70 of 700 W, B200 137 of 1000 W).
+constexpr double desktop_card_idle_w     = 15.0;
+constexpr double datacenter_idle_of_load = 0.10;
+
+void apply_idle_rule(device_spec& d) {
+    if (d.kind != hardware_kind::gpu) return;
+    if (d.form.rfind("datacenter", 0) == 0 || d.form.rfind("cloud", 0) == 0) {
+        if (!d.tdp_w) return;
+        d.idle_w     = *d.tdp_w * datacenter_idle_of_load;
+        d.idle_basis = "class rule: a tenth of board power (datacenter parts measured 10-14%)";
+    } else if (d.form.find("iGPU") == std::string::npos) {
+        d.idle_w     = desktop_card_idle_w;
+        d.idle_basis = "class rule: 15 W (desktop cards measured 7-22 W idle)";
+    }
+}
+
 } // namespace
 
 result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
@@ -136,22 +155,32 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.sources      = std::string(rr.str("source"));
 
     // "16/32" (V100 PCIe, two variants): the first, smaller size, so a fit is never overstated.
-    const auto mem_text = rr.str("memory");
-    if (!mem_text.empty()) {
-        LLMPLAN_TRY(unit, memory_unit(rr));
-        LLMPLAN_TRY(mem, rr.bytes("memory", unit, mem_text.find('/') != std::string_view::npos));
-        d.memory_bytes = mem;
-    }
+    const auto mem_text  = rr.str("memory");
     const auto unit_text = rr.str("memory_unit");
     d.unified_memory     = d.kind == hardware_kind::apple || lower(unit_text).find("unified") != std::string::npos;
-    if (d.unified_memory && d.memory_bytes) {
-        d.unified_memory_bytes = d.memory_bytes;
-        if (const auto share = assignable_gb(unit_text)) {
-            d.memory_bytes = static_cast<std::uint64_t>(std::llround(*share * gb));
+    if (!mem_text.empty()) {
+        LLMPLAN_TRY(unit, memory_unit(rr));
+        LLMPLAN_TRY(nominal, rr.number("memory", sign_rule::positive, mem_text.find('/') != std::string_view::npos));
+        LLMPLAN_TRY(driver_mib, rr.number("memory_driver_mib", sign_rule::positive));
+        // A vendor "GB" of DRAM is a GiB (hardware.h, vendor_gb_bytes); other units are exact.
+        const double per_unit = unit == gb ? static_cast<double>(vendor_gb_bytes) : unit;
+        const double pool     = nominal.value_or(0) * per_unit;
+        d.vendor_memory_gb    = pool / (unit == gb ? static_cast<double>(vendor_gb_bytes) : gb);
+        if (d.unified_memory) {
+            d.unified_memory_bytes = static_cast<std::uint64_t>(std::llround(pool));
+            if (const auto share = assignable_gb(unit_text)) {
+                d.memory_bytes =
+                    static_cast<std::uint64_t>(std::llround(*share * static_cast<double>(vendor_gb_bytes)));
+            } else {
+                d.memory_bytes = apple_gpu_wired_limit_bytes(*d.unified_memory_bytes);
+                append_note(d.notes, "memory_bytes = the GPU wired limit of the largest configuration (2/3 of RAM "
+                                     "up to 36 GB, 3/4 above; raise with sudo sysctl iogpu.wired_limit_mb=N).");
+            }
+        } else if (unit == gb) {
+            d.memory_bytes = exposed_memory_bytes(pool / static_cast<double>(vendor_gb_bytes),
+                                                  has_inline_ecc(d.form, d.memory_type), driver_mib);
         } else {
-            d.memory_bytes = static_cast<std::uint64_t>(static_cast<double>(*d.memory_bytes) * apple_gpu_memory_share);
-            append_note(d.notes, "memory_bytes = 75% of the unified pool: the share macOS lets the GPU use by "
-                                 "default (recommendedMaxWorkingSetSize, ~70-78% per [XDAI]).");
+            d.memory_bytes = static_cast<std::uint64_t>(std::llround(pool)); // GiB/MiB: as the device reports
         }
     }
     LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
@@ -176,9 +205,16 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     d.measured_bf16_matmul_flops           = mamf;
     d.measured_llama3_8b_q4km_tokens_per_s = l3;
     d.measured_llama2_7b_q4_0_tokens_per_s = l2;
-    d.tdp_w                                = tdp;
-    d.price_usd                            = price;
-    d.price_basis                          = std::string(rr.str("price_basis"));
+    LLMPLAN_TRY(cc, rr.number("compute_capability", sign_rule::positive));
+    LLMPLAN_TRY(idle, rr.number("idle_w", sign_rule::positive));
+    d.tdp_w              = tdp;
+    d.price_usd          = price;
+    d.price_basis        = std::string(rr.str("price_basis"));
+    d.price_date         = std::string(rr.str("price_date"));
+    d.compute_capability = cc;
+    d.idle_w             = idle;
+    d.idle_basis         = std::string(rr.str("idle_basis"));
+    if (!d.idle_w) apply_idle_rule(d);
     return d;
 }
 
@@ -196,7 +232,7 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
     LLMPLAN_TRY(cores, rr.count("cores"));
     LLMPLAN_TRY(threads, rr.count("threads"));
     LLMPLAN_TRY(bw, rr.bytes("theoretical_mem_bw_gb_s", gb));
-    LLMPLAN_TRY(maxmem, rr.bytes("max_memory_gb", gb));
+    LLMPLAN_TRY(maxmem, rr.bytes("max_memory_gb", static_cast<double>(vendor_gb_bytes))); // RAM: binary GB
     LLMPLAN_TRY(tdp, rr.number("tdp_w", sign_rule::positive));
     LLMPLAN_TRY(price, rr.number("launch_price_usd"));
     d.cores                             = cores;
@@ -217,13 +253,17 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
             if (channels > 64) break;
         }
         if (channels == 0 || channels > 64) channels = 2;
-        d.host_memory_bytes = std::uint64_t{channels} * 2 * 48'000'000'000ull;
+        // A laptop has one SO-DIMM slot a channel (or soldered LPDDR): 2 x 48 GB = 96 GB, what Intel
+        // ARK gives the Core Ultra 7 155H.
+        const unsigned per_channel = lower(d.form).find("laptop") != std::string::npos ? 1 : 2;
+        d.host_memory_bytes        = std::uint64_t{channels} * per_channel * 48 * vendor_gb_bytes;
     }
     d.avx512      = yes_no(rr.str("avx512"));
     d.amx         = yes_no(rr.str("amx"));
     d.tdp_w       = tdp;
     d.price_usd   = price;
     d.price_basis = std::string(rr.str("price_basis"));
+    d.price_date  = std::string(rr.str("price_date"));
     return d;
 }
 
@@ -241,6 +281,7 @@ void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth)
     d.fp16_fp16acc_flops = g.fp16_fp16acc_flops;
     d.fp8_flops          = g.fp8_flops;
     d.int8_ops           = g.int8_ops;
+    d.compute_capability = g.compute_capability;
     if (with_bandwidth) d.measured_bf16_matmul_flops = g.measured_bf16_matmul_flops;
     append_note(d.notes, fmt::format("Per-GPU figures from gpus.csv '{}' [{}].", g.name, g.sources));
     if (!g.sources.empty()) d.sources += (d.sources.empty() ? "" : "; ") + g.sources;
@@ -257,24 +298,35 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
     d.gpu_model = std::string(rr.str("gpu"));
     d.notes     = std::string(rr.str("notes"));
     d.sources   = std::string(rr.str("source"));
-    LLMPLAN_TRY(ram, rr.bytes("ram_gb", gb));
-    LLMPLAN_TRY(vram, rr.bytes("vram_gb", gb));
+    // RAM and VRAM are sold in binary sizes: "16 GB" of RAM is 16 GiB (hardware.h, vendor_gb_bytes).
+    LLMPLAN_TRY(ram, rr.bytes("ram_gb", static_cast<double>(vendor_gb_bytes)));
+    LLMPLAN_TRY(vram_gb, rr.number("vram_gb", sign_rule::positive));
+    const bool vram = vram_gb.has_value();
     LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
     LLMPLAN_TRY(sysbw, rr.bytes("system_ram_bandwidth_gb_s", gb));
     LLMPLAN_TRY(price, rr.number("price_usd"));
     LLMPLAN_TRY(power, rr.number("power_w", sign_rule::positive));
+    LLMPLAN_TRY(idle, rr.number("idle_w", sign_rule::positive));
+    d.idle_w            = idle;
+    d.idle_basis        = std::string(rr.str("idle_basis"));
+    d.price_date        = std::string(rr.str("price_date"));
     d.host_memory_bytes = ram;
     d.price_usd         = price;
     d.price_basis       = std::string(rr.str("price_basis"));
     d.tdp_w             = power;
     d.unified_memory    = lower(rr.str("ram_type")).find("unified") != std::string::npos;
     const bool has_gpu  = !d.gpu_model.empty() && !starts_with_ci(d.gpu_model, "integrated (shares");
+    d.vendor_memory_gb =
+        vram ? vram_gb
+             : (ram ? std::optional<double>{static_cast<double>(*ram) / static_cast<double>(vendor_gb_bytes)}
+                    : std::nullopt);
     if (vram) {
-        d.memory_bytes = vram;
+        // A laptop's or desktop's card: consumer GDDR, no inline ECC; the driver keeps its reserve.
+        d.memory_bytes = exposed_memory_bytes(*vram_gb, false);
     } else if (d.unified_memory && has_gpu && ram) {
-        d.memory_bytes = static_cast<std::uint64_t>(static_cast<double>(*ram) * apple_gpu_memory_share);
-        append_note(d.notes,
-                    "memory_bytes = 75% of unified RAM: the GPU's default share on macOS (~70-78% per [XDAI]).");
+        d.memory_bytes = apple_gpu_wired_limit_bytes(*ram);
+        append_note(d.notes, "memory_bytes = the GPU wired limit macOS sets by default (2/3 of RAM up to 36 GB, 3/4 "
+                             "above); raise it with sudo sysctl iogpu.wired_limit_mb=N.");
     }
     if (d.unified_memory) d.unified_memory_bytes = ram;
     d.gpu_count                    = d.memory_bytes ? 1 : 0;
@@ -290,8 +342,12 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
     }
     if (const auto* c = best_match(d.cpu_model, cpus, match_mode::link)) {
         d.cpu_link = c->name;
-        d.avx512   = c->avx512;
-        d.amx      = c->amx;
+        if (d.gpu_count == 0) { // a CPU-only machine computes with its CPU's cores
+            d.cores   = c->cores;
+            d.threads = c->threads;
+        }
+        d.avx512 = c->avx512;
+        d.amx    = c->amx;
     }
     return d;
 }
@@ -312,12 +368,12 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     d.notes         = std::string(rr.str("notes"));
     d.sources       = std::string(rr.str("source"));
     LLMPLAN_TRY(count, rr.count("gpu_count"));
-    LLMPLAN_TRY(mem, rr.bytes("gpu_memory_gb_per_gpu", gb));
+    LLMPLAN_TRY(mem_gb, rr.number("gpu_memory_gb_per_gpu", sign_rule::positive));
     LLMPLAN_TRY(vcpus, rr.count("vcpus"));
     LLMPLAN_TRY(ram, rr.bytes("ram_gib", gib));
     LLMPLAN_TRY(price, rr.number("price_usd_per_hour"));
-    d.gpu_count          = count.value_or(d.gpu_model.empty() ? 0 : 1);
-    d.memory_bytes       = d.gpu_count > 0 ? mem : std::nullopt;
+    d.gpu_count = count.value_or(d.gpu_model.empty() ? 0 : 1);
+
     d.threads            = vcpus;
     d.host_memory_bytes  = ram;
     d.price_usd_per_hour = price;
@@ -326,11 +382,19 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     if (fam.find("arm") != std::string::npos) d.avx512 = d.amx = false;
     if (fam.find("avx-512") != std::string::npos) d.avx512 = true;
     if (fam.find("amx") != std::string::npos) d.amx = true;
-    if (d.gpu_count > 0 && !d.gpu_model.empty()) {
-        if (const auto* g = best_match(d.gpu_model, gpus, match_mode::link)) {
-            copy_gpu_figures(d, *g, true); // no TDP: the hourly price already includes power
-        }
+    const device_spec* g =
+        d.gpu_count > 0 && !d.gpu_model.empty() ? best_match(d.gpu_model, gpus, match_mode::link) : nullptr;
+    // The provider's "GB" per GPU, exposed as that card's memory is (inline ECC as its row says); the
+    // card's own figure when it is the same size (it may carry a measured driver total).
+    if (d.gpu_count > 0) d.vendor_memory_gb = mem_gb ? mem_gb : (g ? g->vendor_memory_gb : std::nullopt);
+    if (d.gpu_count > 0 && mem_gb) {
+        const auto nominal = exposed_memory_bytes(*mem_gb, g && has_inline_ecc(g->form, g->memory_type));
+        const bool same    = g && g->memory_bytes &&
+                          std::llabs(static_cast<long long>(*g->memory_bytes) - static_cast<long long>(nominal)) <
+                              static_cast<long long>(vendor_gb_bytes) * 4;
+        d.memory_bytes = same ? g->memory_bytes : std::optional<std::uint64_t>{nominal};
     }
+    if (g) copy_gpu_figures(d, *g, true); // no TDP: the hourly price already includes power
     return d;
 }
 

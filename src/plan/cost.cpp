@@ -10,24 +10,40 @@ std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned co
     hourly_cost_figures f;
     if (d.price_usd_per_hour) {
         f.usd_per_hour = *d.price_usd_per_hour * nodes;
-        if (nodes > 1) f.reason = fmt::format("{} instances at ${:.2f}/h each", nodes, *d.price_usd_per_hour);
+        f.rented       = true;
+        f.reason       = fmt::format("rented: {} instance{} of {} {} at ${:.2f}/h{}, paid while it runs", nodes,
+                               nodes > 1 ? "s" : "", d.provider, d.instance_type, *d.price_usd_per_hour,
+                               d.price_region.empty() ? "" : fmt::format(" ({} list price)", d.price_region));
         return f;
     }
     if (!d.price_usd) return std::nullopt;
-    // A GPU row is one card: the plan buys `count` of them; a machine row is bought once a node.
-    const unsigned units = d.kind == hardware_kind::gpu ? count : nodes;
+    // A card or CPU row is one part: the plan buys `count` of them; a machine row is bought once a node.
+    const auto pk        = purchase_of(d);
+    const unsigned units = pk == purchase_kind::card ? count : nodes;
     const double buy     = *d.price_usd * units / (o.life_years * 8760.0); // 365 x 24 hours a year
     if (d.tdp_w) f.power_w = *d.tdp_w * units;
-    const double energy = f.power_w ? *f.power_w / 1000.0 * o.utilization * o.pue * o.electricity_usd_per_kwh : 0.0;
+    if (d.idle_w) f.idle_power_w = *d.idle_w * units;
+    // Load power the working share of the hours, idle power the rest (a machine left on).
+    const double avg_w  = f.power_w ? *f.power_w * o.utilization + f.idle_power_w.value_or(0) * (1 - o.utilization) : 0;
+    const double energy = avg_w / 1000.0 * o.pue * o.electricity_usd_per_kwh;
     f.usd_per_hour      = buy + energy;
-    f.reason = f.power_w ? fmt::format("cost: ${:.0f} over {:g} years (${:.3f}/h) + {:.0f} W at ${:.3f}/kWh x "
-                                       "PUE {:g} x utilization {:g} (${:.3f}/h){}",
-                                       *d.price_usd * units, o.life_years, buy, *f.power_w, o.electricity_usd_per_kwh,
-                                       o.pue, o.utilization, energy,
-                                       d.kind == hardware_kind::gpu ? "; the host machine is not counted" : "")
-                         : fmt::format("cost: ${:.0f} over {:g} years; power not counted (no TDP in the table)",
-                                       *d.price_usd * units, o.life_years);
+    const std::string dated = d.price_date.empty() ? "" : fmt::format(" ({})", d.price_date);
+    const std::string part =
+        host_needs(d).empty() ? "" : fmt::format("; {} only: needs {}, not counted", to_string(pk), host_needs(d));
+    f.reason = f.power_w ? fmt::format("cost: ${:.0f}{} over {:g} years (${:.3f}/h) + {:.0f} W load x {:.0f}% of the "
+                                       "hours, {:.0f} W idle the rest, at ${:.3f}/kWh x PUE {:g} (${:.3f}/h){}",
+                                       *d.price_usd * units, dated, o.life_years, buy, *f.power_w, o.utilization * 100,
+                                       f.idle_power_w.value_or(0), o.electricity_usd_per_kwh, o.pue, energy, part)
+                         : fmt::format("cost: ${:.0f}{} over {:g} years; power not counted (not in the table){}",
+                                       *d.price_usd * units, dated, o.life_years, part);
     return f;
+}
+
+std::optional<double> cost_per_million_tokens(const hourly_cost_figures& f, double tokens_per_s,
+                                              const plan_options& o) {
+    if (!(tokens_per_s > 0)) return std::nullopt;
+    const double busy = f.rented ? 1.0 : o.utilization;
+    return f.usd_per_hour / (tokens_per_s * 3600.0 * busy) * 1e6;
 }
 
 bool cheapest_first(const plan_candidate& a, const plan_candidate& b) {

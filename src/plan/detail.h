@@ -56,6 +56,18 @@ std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, 
 /// rows whose form is "datacenter..." or "cloud-only". Consumer and workstation cards are not.
 bool is_server_gpu(const device_spec& d);
 
+/// What the chip lacks for this plan (each with the nearest that works) and the CUDA/driver floor
+/// its launch lines assume (plan/features.cpp). engine_runs: false when the engine cannot run there.
+struct feature_check {
+    std::vector<std::string> unsupported;
+    std::vector<std::string> versions;
+    bool engine_runs = true;
+};
+feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d);
+
+/// The row's id, purchase kind, what a part needs, provider and instances, on the candidate.
+void describe_purchase(plan_candidate& c, const device_spec& d);
+
 /// Whether the row's GPU computes in bf16: NVIDIA from Ampere on (compute capability 8.0+, CUDA
 /// programming guide, "Compute Capabilities"); Volta (7.0), Turing (7.5) and Pascal (6.x) have fp16
 /// only. Keyed by the architecture column; other vendors' and unknown architectures count as having it.

@@ -336,13 +336,21 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         c.findings.push_back(r);
     }
 
+    detail::describe_purchase(c, d);
+    // Will it run at all: the chip's features against the engine and dtype (plan/features.cpp).
+    auto features       = detail::check_features(m, p, d);
+    c.unsupported       = std::move(features.unsupported);
+    c.requires_versions = std::move(features.versions);
+    for (const auto& u : c.unsupported)
+        c.reasons.push_back("will not run as planned: " + u);
+    if (!features.engine_runs) c.meets_speed = false;
     if (auto cost = hourly_cost(d, c.count, c.nodes, o)) {
-        c.cost_per_hour_usd = cost->usd_per_hour;
-        c.power_w           = cost->power_w;
+        c.cost_per_hour_usd           = cost->usd_per_hour;
+        c.power_w                     = cost->power_w;
+        c.idle_power_w                = cost->idle_power_w;
+        c.cost_per_million_tokens_usd = cost_per_million_tokens(*cost, c.decode_tokens_per_s, o);
         if (!cost->reason.empty()) c.reasons.push_back(std::move(cost->reason));
     }
-    if (c.cost_per_hour_usd && c.decode_tokens_per_s > 0)
-        c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (c.decode_tokens_per_s * 3600.0 * o.utilization) * 1e6;
     if (!c.cost_per_hour_usd) c.findings.push_back(make_reason(reason_code::no_price));
     c.answer_kinds = answer_kinds_of(d);
     c.launch       = detail::launch_lines(m, p, c.count, c.nodes);
@@ -410,7 +418,8 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
                               pick->decode_tokens_per_s);
     }
     if (pick) {
-        plan_recommendation rec{pick->hardware, pick->count, pick->reasons,
+        // A cloud pick is counted in instances ("1 x gpu_8x_a100"), not in the GPUs they hold.
+        plan_recommendation rec{pick->hardware, pick->instances > 0 ? pick->instances : pick->count, pick->reasons,
                                 static_cast<std::size_t>(pick - r.candidates.data())};
         rec.why.push_back(std::move(because));
         r.recommendation = std::move(rec);

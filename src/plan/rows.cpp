@@ -7,6 +7,15 @@ bool is_server_gpu(const device_spec& d) {
     return d.kind == hardware_kind::gpu && (d.form.rfind("datacenter", 0) == 0 || d.form.rfind("cloud", 0) == 0);
 }
 
+void describe_purchase(plan_candidate& c, const device_spec& d) {
+    c.id         = d.id;
+    c.purchase   = std::string(to_string(purchase_of(d)));
+    c.needs      = host_needs(d);
+    c.provider   = d.provider;
+    c.price_date = d.price_date;
+    if (d.kind == hardware_kind::cloud) c.instances = c.nodes;
+}
+
 double cpu_cores(const device_spec& d) {
     if (d.cores) return *d.cores;
     if (d.threads) return *d.threads / 2.0;

@@ -44,6 +44,14 @@ json device_spec_to_json(const device_spec& d) {
         {"sources",                           d.sources                               },
         {"origin",                            d.origin                                },
     };
+    j["id"]                 = d.id;
+    j["purchase"]           = to_string(purchase_of(d));
+    j["needs"]              = host_needs(d);
+    j["compute_capability"] = opt(d.compute_capability);
+    j["idle_w"]             = opt(d.idle_w);
+    j["idle_basis"]         = d.idle_basis;
+    j["price_basis"]        = d.price_basis;
+    j["price_date"]         = d.price_date;
     if (d.kind == hardware_kind::cloud) {
         j["provider"]           = d.provider;
         j["instance_type"]      = d.instance_type;

@@ -108,11 +108,24 @@ std::string fit_text(const fit_hardware_result& r) {
 
 std::string hardware_text(const hardware_document& d) {
     if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local, d.cache_file);
+    if (d.what == hardware_request::mode::check) {
+        std::string s = fmt::format("{} of {} rows are ranked; {} rows a person buys or rents lack a figure:\n",
+                                    d.ranked, d.catalog_size, d.rows.size());
+        for (const auto& r : d.rows) {
+            std::string miss;
+            for (const auto& m : missing_figures(r))
+                miss += (miss.empty() ? "" : ", ") + m;
+            s += fmt::format("  {} ({}): {}\n", r.name, r.id, miss);
+        }
+        return s;
+    }
     std::string s = catalog_table(d.rows);
     if (d.what == hardware_request::mode::list)
         return s + fmt::format("{} of {} rows; figures and sources: data/hardware/SOURCES.md\n", d.rows.size(),
                                d.catalog_size);
     const auto& row = d.rows.at(0);
+    s += fmt::format("id: {}; bought as: {}{}\n", row.id, to_string(purchase_of(row)),
+                     host_needs(row).empty() ? "" : "; needs " + host_needs(row));
     if (!row.notes.empty()) s += fmt::format("notes: {}\n", row.notes);
     return s + fmt::format("sources: {}\n", row.sources);
 }

@@ -12,6 +12,19 @@ nlohmann::json speed_or_null(double v) {
     return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
+/// What the row is as a purchase and what its cost covers (issue 14, item 2): new fields only.
+void add_purchase_fields(nlohmann::json& j, const plan_candidate& c) {
+    j["id"]           = c.id;
+    j["purchase"]     = c.purchase;
+    j["needs"]        = c.needs;
+    j["idle_power_w"] = or_null(c.idle_power_w);
+    j["price_date"]   = c.price_date;
+    if (!c.provider.empty()) j["provider"] = c.provider;
+    if (c.instances > 0) j["instances"] = c.instances;
+    if (!c.unsupported.empty()) j["unsupported"] = c.unsupported;
+    if (!c.requires_versions.empty()) j["requires"] = c.requires_versions;
+}
+
 nlohmann::json reason_json(const plan_reason& r) {
     nlohmann::json j{
         {"code", name(r.code)  },
@@ -87,6 +100,7 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             {"answer_kinds",                kinds_json(c.answer_kinds)                                              },
             {"fit_options",                 fit_options_json(c.fit_options)                                         },
         });
+        add_purchase_fields(cands.back(), c);
     }
     auto& answers = j["answers"] = nlohmann::json::array();
     for (const auto& a : p.answers)

@@ -3,6 +3,7 @@
 #include "hardware/csv.h"
 #include "llmplan/hardware.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -85,28 +86,36 @@ TEST(hardware_catalog, units_converted_from_the_tables) {
     const auto h100 = cat.lookup("H100 SXM 80GB");
     ASSERT_TRUE(h100) << h100.error().what();
     const auto& d = **h100;
-    // gpus.csv: 80 GB (decimal), 3350 GB/s, 989 dense BF16 TFLOPS, 1979 FP8, 700 W.
-    EXPECT_EQ(d.memory_bytes, 80'000'000'000ull);
+    // gpus.csv: 80 GB = 80 GiB of HBM3, less the driver's 272 MiB + 0.65%: 79.21 GiB, where vLLM PR
+    // #10511 logs total_gpu_memory 79.22 GiB on an 80 GB card. 3350 GB/s, 989 dense BF16 TFLOPS,
+    // 1979 FP8, 700 W.
+    EXPECT_NEAR(static_cast<double>(*d.memory_bytes) / (1ull << 30), 79.22, 0.02);
     EXPECT_EQ(d.memory_bandwidth_bytes_per_s, 3'350'000'000'000ull);
     EXPECT_DOUBLE_EQ(*d.bf16_flops, 989e12);
     EXPECT_DOUBLE_EQ(*d.fp8_flops, 1979e12);
     EXPECT_DOUBLE_EQ(*d.tdp_w, 700);
     EXPECT_FALSE(d.price_usd); // blank in the table: no public list price
 
-    // Apple M2 Ultra: 192 GB unified; the GPU may use 75% of it = 144 GB.
+    // Apple M2 Ultra: 192 GB unified; the GPU may wire 3/4 of it above 36 GB = 144 GiB.
     const auto m2u = cat.lookup("Apple M2 Ultra", hardware_kind::apple);
     ASSERT_TRUE(m2u);
     EXPECT_TRUE((*m2u)->unified_memory);
-    EXPECT_EQ((*m2u)->unified_memory_bytes, 192'000'000'000ull);
-    EXPECT_EQ((*m2u)->memory_bytes, 144'000'000'000ull);
+    EXPECT_EQ((*m2u)->unified_memory_bytes, 192ull << 30);
+    EXPECT_EQ((*m2u)->memory_bytes, 144ull << 30);
 
     // Strix Halo states its own GPU share: up to 96 of 128 GB.
     const auto strix = cat.lookup("Radeon 8060S");
     ASSERT_TRUE(strix) << strix.error().what();
-    EXPECT_EQ((*strix)->memory_bytes, 96'000'000'000ull);
+    EXPECT_EQ((*strix)->memory_bytes, 96ull << 30);
 
-    // V100 PCIe "16/32": the smaller size.
-    EXPECT_EQ((*cat.lookup("V100 PCIe 16/32GB"))->memory_bytes, 16'000'000'000ull);
+    // V100 PCIe "16/32": the smaller size, 16 GiB of HBM2 less the driver's reserve = 15.63 GiB.
+    EXPECT_NEAR(static_cast<double>(*(*cat.lookup("V100 PCIe 16/32GB"))->memory_bytes) / (1ull << 30), 15.63, 0.01);
+
+    // T4: 16 GiB of GDDR6 with ECC on hides 1/16 (nvidia-smi 15360 MiB); CUDA sees 430 MiB less.
+    EXPECT_EQ((*cat.lookup("T4"))->memory_bytes, (15360ull - 430) << 20);
+    EXPECT_DOUBLE_EQ(*(*cat.lookup("T4"))->compute_capability, 7.5); // NVIDIA's CUDA GPU table
+    // RTX 3090: vLLM issue #10517 reports total_gpu_memory 23.58 GiB.
+    EXPECT_NEAR(static_cast<double>(*(*cat.lookup("GeForce RTX 3090"))->memory_bytes) / (1ull << 30), 23.58, 0.01);
 
     // CPU row: 12 ch x 64 bit x 4800 MT/s = 460.8 GB/s; AVX-512 yes, AMX no.
     const auto epyc = cat.lookup("EPYC 9654");
@@ -126,7 +135,7 @@ TEST(hardware_catalog, cloud_rows_link_to_their_gpu_row) {
     EXPECT_EQ((*p5)->gpu_count, 8u);
     EXPECT_DOUBLE_EQ(*(*p5)->price_usd_per_hour, 98.32); // cloud_instances.csv, SkyPilot AWS catalog
     EXPECT_EQ((*p5)->memory_bandwidth_bytes_per_s, 3'350'000'000'000ull);
-    EXPECT_EQ((*p5)->total_accelerator_memory_bytes(), 640'000'000'000ull);
+    EXPECT_EQ((*p5)->total_accelerator_memory_bytes(), 8 * *(*cat.lookup("H100 SXM 80GB"))->memory_bytes);
     EXPECT_NE((*p5)->sources.find("STAS"), std::string::npos); // the GPU row's sources come along
 
     const auto g5 = cat.lookup("g5.xlarge");
@@ -137,7 +146,8 @@ TEST(hardware_catalog, cloud_rows_link_to_their_gpu_row) {
     // Form not stated by the catalog: the SXM row (SOURCES.md, "How llmplan reads").
     EXPECT_EQ((*cat.lookup("a3-highgpu-8g"))->gpu_link, "H100 SXM 80GB");
     EXPECT_EQ((*cat.lookup("Standard_NC24ads_A100_v4"))->gpu_link, "A100 PCIe 80GB");
-    EXPECT_EQ((*cat.lookup("a4-highgpu-8g"))->memory_bytes, 192'000'000'000ull); // blank -> B200 row
+    // blank -> B200 row: sold as 192 GB, nvidia-smi 184320 MiB (SkyPilot GCP), CUDA 430 MiB less
+    EXPECT_EQ((*cat.lookup("a4-highgpu-8g"))->memory_bytes, (184320ull - 430) << 20);
     EXPECT_EQ((*cat.lookup("TPU v6e-1"))->gpu_link, "TPU v6e (Trillium), per chip");
     EXPECT_EQ((*cat.lookup("gpu_1x_rtx6000"))->gpu_link, ""); // Quadro RTX 6000 is not RTX 6000 Ada
     const auto c7i = cat.lookup("c7i.48xlarge");
@@ -156,13 +166,13 @@ TEST(hardware_catalog, laptops_link_gpu_and_use_unified_share) {
     const auto mbp  = cat.lookup("MacBook Pro 16\" M4 Max (16-core), 128GB");
     ASSERT_TRUE(mbp) << mbp.error().what();
     EXPECT_EQ((*mbp)->gpu_link, "Apple M4 Max");
-    EXPECT_EQ((*mbp)->memory_bytes, 96'000'000'000ull); // 75% of 128 GB
+    EXPECT_EQ((*mbp)->memory_bytes, 96ull << 30); // the wired limit: 3/4 of 128 GiB
     EXPECT_EQ((*mbp)->memory_bandwidth_bytes_per_s, 546'000'000'000ull);
     const auto desk = cat.lookup("Desktop: RTX 4090 24GB + 64GB DDR5 (Ryzen 9 7950X)");
     ASSERT_TRUE(desk);
     EXPECT_EQ((*desk)->gpu_link, "GeForce RTX 4090");
-    EXPECT_EQ((*desk)->memory_bytes, 24'000'000'000ull);
-    EXPECT_EQ((*desk)->host_memory_bandwidth_bytes_per_s, 83'200'000'000ull); // DDR5-5200 dual channel
+    EXPECT_EQ((*desk)->memory_bytes, *(*cat.lookup("GeForce RTX 4090"))->memory_bytes); // 24 GiB card
+    EXPECT_EQ((*desk)->host_memory_bandwidth_bytes_per_s, 83'200'000'000ull);           // DDR5-5200 dual channel
     EXPECT_EQ((*desk)->cpu_link, "Ryzen 9 7950X");
     const auto thin = cat.lookup("Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)");
     ASSERT_TRUE(thin);
@@ -311,6 +321,54 @@ TEST(hardware_cli, list_show_and_errors) {
     std::tie(out, rc) = run_cli("hardware list --hardware-file /nonexistent.csv");
     EXPECT_EQ(rc, 2);
     EXPECT_TRUE(out.empty());
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+// --- issue 14: ranked rows complete, ids, names with commas -----------------------------------
+
+TEST(hardware_catalog, every_ranked_row_has_every_figure) {
+    const auto& cat   = builtin_hardware();
+    const auto ranked = cat.candidates();
+    for (const auto* d : ranked) {
+        EXPECT_TRUE(missing_figures(*d).empty()) << d->name;
+        EXPECT_NE(purchase_of(*d), purchase_kind::server) << d->name; // rented as instances instead
+    }
+    // The rows a person asks about are ranked: a 16 GB CPU-only laptop, a Mac, a desktop card, an
+    // instance; a $15,000 accelerator module (MI300X) is not a personal purchase.
+    auto has = [&](std::string_view name) {
+        return std::any_of(ranked.begin(), ranked.end(), [&](const device_spec* d) { return d->name == name; });
+    };
+    EXPECT_TRUE(has("Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)"));
+    EXPECT_TRUE(has("MacBook Pro 14\" M4, 16GB"));
+    EXPECT_TRUE(has("GeForce RTX 5080")); // 360 W board power (RTX 50 table, PES-RTX50)
+    EXPECT_TRUE(has("GeForce RTX 4090"));
+    EXPECT_TRUE(has("g4dn.xlarge"));
+    EXPECT_FALSE(has("Instinct MI300X"));
+    EXPECT_EQ(host_needs(**cat.lookup("GeForce RTX 4090")), "a PC with a PCIe x16 slot and a 850 W power supply");
+}
+
+TEST(hardware_catalog, ids_and_names_with_commas) {
+    const auto& cat = builtin_hardware();
+    const auto mbp  = cat.lookup("macbook-pro-14-m4-16gb");
+    ASSERT_TRUE(mbp) << mbp.error().what();
+    EXPECT_EQ((*mbp)->name, "MacBook Pro 14\" M4, 16GB");
+    // --hardware arrives split at commas: the longest run that is a name is taken
+    const auto two = cat.lookup_list("MacBook Pro 14\" M4, 16GB,rtx-4090,Mac Studio M2 Ultra, 192GB");
+    ASSERT_TRUE(two) << two.error().what();
+    ASSERT_EQ(two->size(), 3u);
+    EXPECT_EQ((*two)[0]->name, "MacBook Pro 14\" M4, 16GB");
+    EXPECT_EQ((*two)[1]->name, "GeForce RTX 4090");
+    EXPECT_EQ((*two)[2]->name, "Mac Studio M2 Ultra, 192GB");
+    std::vector<std::string> ids;
+    for (const auto& d : cat.devices())
+        ids.push_back(d.id);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()); // unique
 }
 
 } // namespace

@@ -35,8 +35,9 @@ TEST(plan_cost, owned_hardware_pays_purchase_and_power_at_the_stated_rates) {
     const auto r  = make_plan(catalog_model("Qwen/Qwen2.5-7B-Instruct"), params(engine_kind::llama_cpp, "q4_k_m"),
                               {&hardware_row("RTX 4090")}, o);
     const auto& c = r.candidates.front();
-    // gpus.csv: $1599 MSRP, 450 W. Purchase over 5 x 8760 h, power 0.45 kW x 0.5 x 1.58 x $0.30.
-    const double per_hour = 1599.0 / (5 * 8760) + 0.45 * 0.5 * 1.58 * 0.30;
+    // gpus.csv: $1599 MSRP, 450 W load, 15 W idle (desktop-card class rule). Purchase over 5 x 8760 h,
+    // power (0.45 kW x 0.5 + 0.015 kW x 0.5) x 1.58 x $0.30.
+    const double per_hour = 1599.0 / (5 * 8760) + (0.45 * 0.5 + 0.015 * 0.5) * 1.58 * 0.30;
     ASSERT_TRUE(c.cost_per_hour_usd.has_value());
     EXPECT_NEAR(*c.cost_per_hour_usd, per_hour, 1e-9);
     ASSERT_TRUE(c.power_w.has_value());
@@ -182,7 +183,7 @@ TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
     // (AMD's figure for the part). 405B in bf16 (812 GB) cannot fit; 8B in bf16 (16 GB) can.
     const auto* cpu = &hardware_row("Ryzen 9 7950X");
     ASSERT_TRUE(cpu->host_memory_bytes.has_value());
-    EXPECT_EQ(*cpu->host_memory_bytes, 192'000'000'000ull);
+    EXPECT_EQ(*cpu->host_memory_bytes, 192ull << 30); // DIMMs are binary: 48 GB = 48 GiB
     EXPECT_FALSE(make_plan(catalog_model("meta-llama/Llama-3.1-405B"), params(engine_kind::llama_cpp, "bf16"), {cpu})
                      .candidates.front()
                      .fits);

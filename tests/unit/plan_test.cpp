@@ -28,8 +28,10 @@ TEST(Plan, SmallModelFitsOn24GBGpu) {
     EXPECT_GT(c.decode_tokens_per_s, 0);
     EXPECT_GT(c.prefill_tokens_per_s, 0);
     ASSERT_TRUE(c.cost_per_hour_usd.has_value());
-    // $1599 MSRP over 3 years, plus its 450 W TDP at the EIA's 16.88 cents a kWh (gpus.csv).
-    EXPECT_NEAR(*c.cost_per_hour_usd, 1599.0 / (3 * 8760) + 0.450 * 0.1688, 1e-9);
+    // $1599 MSRP over 3 years, plus its 450 W TDP a working week's 40 of 168 hours and 15 W idle the
+    // rest, at the EIA's 16.88 cents a kWh (gpus.csv; plan.h, plan_options::utilization).
+    const double u = 40.0 / 168.0;
+    EXPECT_NEAR(*c.cost_per_hour_usd, 1599.0 / (3 * 8760) + (0.450 * u + 0.015 * (1 - u)) * 0.1688, 1e-9);
 }
 
 TEST(Plan, SeventyBillionBf16NeedsSeveral80GBGpus) {

@@ -201,7 +201,9 @@ class Api(unittest.TestCase):
         self.assertEqual(status, 200)
         s = json.loads(body)
         self.assertEqual(s["values"][0], 256)
-        self.assertEqual(s["capacity_bytes"], 24_000_000_000)  # RTX 4090: 24 GB (data/hardware/gpus.csv)
+        # RTX 4090: 24 GiB of GDDR6X less the CUDA driver's reserve = 23.58 GiB, what vLLM reports on
+        # a 24 GB RTX 3090 (vLLM issue #10517; data/hardware/SOURCES.md "Memory as the device exposes it")
+        self.assertAlmostEqual(s["capacity_bytes"] / 2**30, 23.58, places=2)
         i = s["values"].index(8192)
         _, out, _ = cli("estimate", MODEL, "--ctx", "8192")
         self.assertEqual(s["devices"][0]["total_bytes"][i], json.loads(out)["devices"][0]["total_bytes"])

@@ -1,0 +1,153 @@
+// Will it run at all (issue 14, item 9): what a chip supports against what the plan's engine, dtype
+// and kernels need. Two tables, no branches on a model's or engine's name: the chip features by
+// CUDA compute capability, and the platforms each engine (and bitsandbytes) builds for.
+#include "detail/strings.h"
+#include "llmplan/weights.h"
+#include "plan/detail.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace llmplan::detail {
+namespace {
+
+/// Where a row's accelerator runs code: from its vendor (gpus.csv), or the CPU.
+enum class platform : std::uint8_t { cuda, rocm, metal, xpu, gaudi, tpu, cpu, count };
+
+/// Features a plan may need, the compute capability each needs on NVIDIA, and the nearest that
+/// works without it. Sources: NVIDIA's Ampere (sm_80) whitepaper for bf16 tensor cores; the
+/// flash-attn README (FlashAttention-2: Ampere, Ada, Hopper); NVIDIA's Ada whitepaper for FP8 tensor
+/// cores (sm_89) and vLLM's FP8 docs (weight-only FP8 through Marlin on Ampere); vLLM's gpt-oss
+/// recipe for the MXFP4 kernels (Hopper and Blackwell; Ampere through the slower Marlin path).
+enum class feature : std::uint8_t { bf16, flash_attention_2, fp8, mxfp4 };
+struct feature_row {
+    feature f;
+    double min_cc;
+    std::string_view name;
+    std::string_view instead;
+};
+constexpr std::array<feature_row, 4> feature_rows = {
+    {
+     {feature::bf16, 8.0, "bf16", "fp16 (same memory; watch for overflow in models trained in bf16)"},
+     {feature::flash_attention_2, 8.0, "FlashAttention-2", "PyTorch SDPA attention (more activation memory)"},
+     {feature::fp8, 8.9, "FP8 tensor cores", "weight-only FP8 (vLLM Marlin, compute capability 8.0+) or 16-bit"},
+     {feature::mxfp4, 9.0, "MXFP4 kernels", "vLLM's Marlin MXFP4 path on 8.0+ (slower), or llama.cpp"},
+     }
+};
+
+/// What each engine builds for (its install docs): the lowest CUDA compute capability (0 = no
+/// CUDA), and the other platforms. llama.cpp: CUDA 5.0+ (ggml-cuda's default architectures), HIP,
+/// Metal, SYCL/Vulkan, CPU. vLLM: CUDA 7.0+ ("GPU: compute capability 7.0 or higher"), ROCm, Intel
+/// XPU, Gaudi (vllm-gaudi), TPU, CPU; no Metal (macOS runs it on the CPU). transformers: PyTorch's
+/// CUDA wheels (5.0+), ROCm, MPS, XPU, Gaudi (optimum-habana), TPU (torch_xla), CPU. bitsandbytes
+/// (int8/nf4 weights): CUDA 5.0+, ROCm, XPU, CPU; no Metal.
+struct runtime_row {
+    std::string_view name;
+    double min_cc;
+    std::array<bool, static_cast<std::size_t>(platform::count)> runs; // indexed by platform
+};
+constexpr runtime_row llama_cpp_row = {
+    "llama.cpp", 5.0, {true, true, true, true, false, false, true}
+};
+constexpr runtime_row vllm_row = {
+    "vLLM", 7.0, {true, true, false, true, true, true, true}
+};
+constexpr runtime_row transformers_row = {
+    "transformers", 5.0, {true, true, true, true, true, true, true}
+};
+constexpr runtime_row bitsandbytes_row = {
+    "bitsandbytes", 5.0, {true, true, false, true, false, false, true}
+};
+
+const runtime_row& runtime_of(engine_kind e) {
+    switch (e) {
+    case engine_kind::llama_cpp:
+        return llama_cpp_row;
+    case engine_kind::vllm:
+        return vllm_row;
+    case engine_kind::transformers:
+        return transformers_row;
+    }
+    return transformers_row;
+}
+
+/// The CUDA toolkit and driver an architecture needs (NVIDIA CUDA toolkit release notes, minimum
+/// Linux driver per toolkit: 11.0 450.36, 11.8 520.61, 12.0 525.60, 12.8 570.26).
+struct cuda_floor {
+    double min_cc;
+    std::string_view text;
+};
+constexpr std::array<cuda_floor, 4> cuda_floors = {
+    {
+     {10.0, "CUDA 12.8+ and NVIDIA driver 570+ (Blackwell)"},
+     {9.0, "CUDA 12.0+ and NVIDIA driver 525+ (Hopper)"},
+     {8.9, "CUDA 11.8+ and NVIDIA driver 520+ (Ada)"},
+     {0.0, "CUDA 11.0+ and NVIDIA driver 450+"},
+     }
+};
+
+platform platform_of(const device_spec& d, device_kind runs_on) {
+    if (runs_on == device_kind::cpu) return platform::cpu;
+    if (runs_on == device_kind::metal) return platform::metal;
+    const auto v = detail::lower(d.vendor.empty() ? d.gpu_link : d.vendor);
+    if (d.compute_capability || v.find("nvidia") != std::string::npos) return platform::cuda;
+    if (v.find("amd") != std::string::npos) return platform::rocm;
+    if (v.find("google") != std::string::npos) return platform::tpu;
+    if (detail::lower(d.architecture).find("gaudi") != std::string::npos) return platform::gaudi;
+    if (v.find("intel") != std::string::npos) return platform::xpu;
+    return platform::cuda; // cloud rows name their provider: the linked GPU carries the capability
+}
+
+constexpr std::string_view platform_name(platform p) {
+    constexpr std::array<std::string_view, 7> names = {"CUDA", "ROCm", "Metal", "Intel XPU", "Gaudi", "TPU", "CPU"};
+    return names[static_cast<std::size_t>(p)];
+}
+
+} // namespace
+
+feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d) {
+    feature_check out;
+    const platform pf = platform_of(d, p.device);
+    const auto cc     = d.compute_capability;
+    auto needs        = [&](const runtime_row& r) {
+        if (!r.runs[static_cast<std::size_t>(pf)]) {
+            out.unsupported.push_back(
+                       fmt::format("{} does not build for {}: llama.cpp does", r.name, platform_name(pf)));
+            out.engine_runs = false;
+        } else if (pf == platform::cuda && cc && *cc < r.min_cc) {
+            out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; {} has {:.1f}: llama.cpp "
+                                                                "(5.0+) runs it",
+                                                         r.name, r.min_cc, d.gpu_link.empty() ? d.name : d.gpu_link, *cc));
+            out.engine_runs = false;
+        }
+    };
+    needs(runtime_of(p.engine));
+    const auto w = resolve_weight_choice(m, p.weights);
+    if (p.engine != engine_kind::llama_cpp && (w.format == weight_format::int8 || w.format == weight_format::nf4))
+        needs(bitsandbytes_row);
+    if (pf != platform::cuda || !cc) return out;
+
+    // Chip features the plan uses on NVIDIA, each with the nearest that works.
+    const bool native16   = w.format == weight_format::native || w.format == weight_format::bf16;
+    const bool wants_bf16 = p.engine != engine_kind::llama_cpp &&
+                            (w.format == weight_format::bf16 || (native16 && m.torch_dtype == dtype::bf16));
+    const bool wants_fa2 = p.engine != engine_kind::llama_cpp && p.flash_attn; // llama.cpp's -fa has its own kernels
+    const bool wants_fp8 = p.engine != engine_kind::llama_cpp && w.format == weight_format::fp8;
+    const bool wants_mx =
+        p.engine != engine_kind::llama_cpp && detail::lower(m.weights_type_name()).find("mxfp4") != std::string::npos;
+    for (const auto& f : feature_rows) {
+        const bool wanted = (f.f == feature::bf16 && wants_bf16) || (f.f == feature::flash_attention_2 && wants_fa2) ||
+                            (f.f == feature::fp8 && wants_fp8) || (f.f == feature::mxfp4 && wants_mx);
+        if (wanted && *cc < f.min_cc)
+            out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; this GPU has {:.1f}: {}",
+                                                  f.name, f.min_cc, *cc, f.instead));
+    }
+    for (const auto& fl : cuda_floors)
+        if (*cc >= fl.min_cc) {
+            out.versions.emplace_back(fl.text);
+            break;
+        }
+    return out;
+}
+
+} // namespace llmplan::detail
