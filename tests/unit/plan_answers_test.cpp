@@ -86,7 +86,10 @@ TEST(plan_answers, each_kind_answers_with_a_row_of_that_kind) {
         ASSERT_FALSE(a.why.empty());
         // An 8B at Q4_K_M fits a laptop, a desktop card, a Mac, a CPU and a cloud GPU.
         EXPECT_TRUE(r.candidates[a.index].fits) << name(a.kind);
-        EXPECT_EQ(a.why.front().code, reason_code::cheapest) << name(a.kind);
+        // The cheapest that is fast enough, or (a CPU's 4096-token prompt takes > 10 s at its ~40 tokens/s
+        // of prefill) the fastest that fits.
+        EXPECT_TRUE(a.why.front().code == reason_code::cheapest || a.why.front().code == reason_code::fastest)
+            << name(a.kind);
         seen |= bit;
     }
     for (auto k : {answer_kind::laptop, answer_kind::desktop, answer_kind::mac, answer_kind::cpu, answer_kind::cloud})
