@@ -18,10 +18,10 @@ constexpr std::array<std::string_view, 8> commands{"inspect", "estimate", "plan"
 // Commands a POSTed model (a config.json or a GGUF header as the body) can answer.
 constexpr std::array<std::string_view, 5> upload_commands{"inspect", "estimate", "plan", "sweep", "why"};
 // Options whose value is a model: over the API a catalog id only, never a path or a download.
-constexpr std::array<std::string_view, 2> model_options{"model", "from"};
+constexpr std::array<std::string_view, 3> model_options{"model", "from", "draft"};
 // Options that name a file on the server's disk: refused over the API. So is `probe` (hardware): it
 // would make the server measure its memory bandwidth (a second of work) and write its cache file.
-constexpr std::array<std::string_view, 1> file_options{"hardware-file"};
+constexpr std::array<std::string_view, 2> file_options{"hardware-file", "mmproj"};
 // Options of the request itself (the uploaded file's name and size), not of the command.
 constexpr std::array<std::string_view, 2> upload_options{"file-name", "file-size"};
 

@@ -134,6 +134,13 @@ class Api(unittest.TestCase):
         status, _, body = self.request("GET", f"/api/plan?model={MODEL}&hardware-file=/etc/passwd")
         self.assertEqual(status, 400)
         self.assertIn("hardware-file", json.loads(body)["error"])
+        # --mmproj names a projector file and --draft a second model: a file or a path either way.
+        status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&engine=llama.cpp&mmproj=/etc/passwd")
+        self.assertEqual(status, 400)
+        self.assertIn("mmproj", json.loads(body)["error"])
+        status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&draft=/etc/passwd")
+        self.assertEqual(status, 400)
+        self.assertIn("draft", json.loads(body)["error"])
 
     def test_probe_and_hub_names_are_refused(self):
         # `probe` would make the server measure its memory bandwidth and write its cache file; a
