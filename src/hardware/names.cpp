@@ -179,7 +179,7 @@ const device_spec* best_match(std::string_view query, std::span<const device_spe
         // when they are form, brand or size words.
         std::vector<std::string_view> base_uncovered;
         {
-            std::vector<std::string> base = r.base;
+            const std::vector<std::string>& base = r.base; // views into it outlive this block
             std::vector<bool> used(r.all.size(), false);
             for (const auto& bw : base) {
                 bool cov = false;
