@@ -24,15 +24,21 @@ constexpr std::uint64_t cuda_runtime_bytes = detail::torch_cuda_context_bytes;
 // the residual stream and its normed copy and the attention output (4 e), q and the attention
 // output before o_proj (2 q widths), k and v (flash/SDPA kernels keep no t x t scores), and the
 // gated MLP's act(gate), up output and their product alive together (3 n_ff at the peak of down_proj).
-std::uint64_t layer_activation_bytes_per_token(const model_desc& m, std::uint64_t act_bytes, std::uint32_t tp) {
-    const auto& l      = m.typical_layer();
-    std::uint64_t n_ff = l.n_ff;
-    if (m.is_moe()) n_ff = std::max<std::uint64_t>(m.moe.n_ff_expert * m.moe.n_expert_used, m.moe.n_ff_shexp);
+layer_widths peak_layer_widths(const model_desc& m) {
+    const auto& l = m.typical_layer();
+    layer_widths w;
+    w.n_ff = l.n_ff;
+    if (m.is_moe()) w.n_ff = std::max<std::uint64_t>(m.moe.n_ff_expert * m.moe.n_expert_used, m.moe.n_ff_shexp);
     for (const auto& x : m.layers)
-        n_ff = std::max(n_ff, x.n_ff);
-    const std::uint64_t q_w  = std::uint64_t{l.n_head} * l.head_dim_k;
-    const std::uint64_t kv_w = std::uint64_t{l.n_head_kv} * (l.head_dim_k + l.head_dim_v);
-    return (4 * m.n_embd + (2 * q_w + kv_w + 3 * n_ff) / tp) * act_bytes;
+        w.n_ff = std::max<std::uint64_t>(w.n_ff, x.n_ff);
+    w.q  = std::uint64_t{l.n_head} * l.head_dim_k;
+    w.kv = std::uint64_t{l.n_head_kv} * (l.head_dim_k + l.head_dim_v);
+    return w;
+}
+
+std::uint64_t layer_activation_bytes_per_token(const model_desc& m, std::uint64_t act_bytes, std::uint32_t tp) {
+    const layer_widths w = peak_layer_widths(m);
+    return (4 * m.n_embd + (2 * w.q + w.kv + 3 * w.n_ff) / tp) * act_bytes;
 }
 
 result<inference_estimate> estimate_transformers(const model_desc& m, const inference_params& p,

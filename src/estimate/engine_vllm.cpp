@@ -59,14 +59,8 @@ constexpr std::uint64_t sampler_bytes_beyond_logits = 37;
 /// between 20000 and 29000 profiled tokens (peak_torch_memory 17.06 / 17.98 GiB, vLLM 0.6.3 on an
 /// RTX 3090, truth/vllm_issue_logs.json, issue 10517).
 std::uint64_t forward_peak_per_token(const model_desc& m, std::uint64_t act_bytes, std::uint32_t tp) {
-    const auto& l      = m.typical_layer();
-    std::uint64_t n_ff = l.n_ff;
-    if (m.is_moe()) n_ff = std::max<std::uint64_t>(m.moe.n_ff_expert * m.moe.n_expert_used, m.moe.n_ff_shexp);
-    for (const auto& x : m.layers)
-        n_ff = std::max(n_ff, x.n_ff);
-    const std::uint64_t q_w  = std::uint64_t{l.n_head} * l.head_dim_k;
-    const std::uint64_t kv_w = std::uint64_t{l.n_head_kv} * (l.head_dim_k + l.head_dim_v);
-    return (3 * m.n_embd + std::max(2 * q_w + kv_w, 3 * n_ff) / tp) * act_bytes;
+    const layer_widths w = peak_layer_widths(m);
+    return (3 * m.n_embd + std::max(2 * w.q + w.kv, 3 * w.n_ff) / tp) * act_bytes;
 }
 
 } // namespace
