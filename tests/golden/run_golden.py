@@ -4,6 +4,7 @@
 A case file is plain lines (see tests/golden/README.md):
     # comments: what the case asks and where its figures come from
     args: estimate qwen2.5-7b --json      the command line (shell words); {data} = tests/data
+                                          (and the answer's tests/data paths are read back as {data})
     status: 2                             the expected exit status (default 0)
     ignore: /cpu_or_gpu                   a JSON pointer left out of the comparison (repeatable)
     check: /kv_bytes_per_token = 57344    # why: a key figure someone can check by hand
@@ -134,7 +135,8 @@ def answer_text(llmplan, case):
         env["HF_HOME"] = os.path.join(home, "hf")
         p = subprocess.run([llmplan] + case["args"], capture_output=True, text=True, env=env, timeout=120)
     text = p.stdout if case["status"] == 0 else p.stderr
-    return p.returncode, text
+    # Paths under tests/data are written as {data} so that the expectation holds in any checkout.
+    return p.returncode, text.replace(os.path.normpath(DATA), "{data}")
 
 
 def run_case(llmplan, path, update):
