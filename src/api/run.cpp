@@ -4,6 +4,7 @@
 #include "llmplan/train_plan.h"
 
 #include <fmt/format.h>
+#include <memory>
 
 // GCC 12 reports -Wmaybe-uninitialized on moving a vector into a std::variant alternative through
 // result<> (a known false positive of its variant inlining, GCC PR 107138-like); clang and GCC 13 do not.
@@ -84,9 +85,14 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
     return d;
 }
 
-result<hardware_catalog> catalog_for(const std::string& hardware_file) {
-    if (hardware_file.empty()) return builtin_hardware();
-    return catalog_with_file(hardware_file);
+// The built-in catalog is shared, not copied (a copy of its few hundred rows was a tenth of a plan
+// request's time); a --hardware-file catalog is owned by the request.
+result<std::shared_ptr<const hardware_catalog>> catalog_for(const std::string& hardware_file) {
+    if (hardware_file.empty())
+        return std::shared_ptr<const hardware_catalog>(std::shared_ptr<void>{}, &builtin_hardware());
+    auto c = catalog_with_file(hardware_file);
+    if (!c) return c.error();
+    return std::make_shared<const hardware_catalog>(std::move(*c));
 }
 
 result<plan_document> run_plan(const plan_request& q, const load_options& sources) {
@@ -98,14 +104,14 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     // Every GPU, Apple SoC, machine and cloud instance with known memory (or the ones named), plus
     // this machine.
     std::vector<const device_spec*> cands;
-    if (q.hardware.empty()) cands = catalog->candidates();
+    if (q.hardware.empty()) cands = (*catalog)->candidates();
     if (!q.hardware.empty()) {
         // Names may hold commas ("MacBook Pro 14\" M4, 16GB") and arrive split at them: join and
         // let the catalog find the longest names.
         std::string names;
         for (const auto& n : q.hardware)
             names += (names.empty() ? "" : ",") + n;
-        auto rows = catalog->lookup_list(names);
+        auto rows = (*catalog)->lookup_list(names);
         if (!rows) return rows.error();
         cands = std::move(*rows);
     }
@@ -154,15 +160,16 @@ result<fit_document> run_fit(const fit_request& q, const load_options& sources) 
     } else {
         auto c = catalog_for(q.hardware_file);
         if (!c) return c.error();
-        r = fit_named_hardware(q.hardware, *c, models, fo);
+        r = fit_named_hardware(q.hardware, **c, models, fo);
     }
     if (!r) return r.error();
     return fit_document{std::move(*r)};
 }
 
 result<hardware_document> run_hardware(const hardware_request& q) {
-    auto cat = catalog_for(q.hardware_file);
-    if (!cat) return cat.error();
+    auto cat_ref = catalog_for(q.hardware_file);
+    if (!cat_ref) return cat_ref.error();
+    const hardware_catalog* cat = cat_ref->get();
     hardware_document d;
     d.what         = q.what;
     d.catalog_size = cat->size();

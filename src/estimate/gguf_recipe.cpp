@@ -13,6 +13,7 @@
 #include <array>
 #include <cctype>
 #include <string>
+#include <vector>
 
 namespace llmplan {
 namespace {
@@ -169,12 +170,13 @@ bool use_more_bits(int i, int n) {
 }
 
 struct model_facts {
-    int n_layer  = 0; ///< hparams.n_layer (n_ffn_down = n_ffn_gate = n_ffn_up)
-    int n_expert = 0;
-    int n_gqa    = 0; ///< hparams.n_gqa(): n_head / n_head_kv of layer 0 (0 when no KV heads)
-    bool falcon  = false;
-    bool is_70b  = false; ///< llama_model::type == LLM_TYPE_70B
-    bool tied    = false; ///< no output.weight: token_embd takes the output rules
+    int n_layer        = 0; ///< hparams.n_layer (n_ffn_down = n_ffn_gate = n_ffn_up)
+    int n_expert       = 0;
+    int n_gqa          = 0; ///< hparams.n_gqa(): n_head / n_head_kv of layer 0 (0 when no KV heads)
+    bool falcon        = false;
+    bool is_70b        = false; ///< llama_model::type == LLM_TYPE_70B
+    bool tied          = false; ///< no output.weight: token_embd takes the output rules
+    int n_attention_wv = 0;     ///< count_attention_wv
 };
 
 model_facts facts_of(const model_desc& m) {
@@ -186,12 +188,13 @@ model_facts facts_of(const model_desc& m) {
     f.falcon = m.arch == "falcon" || m.arch == "RefinedWeb" || m.arch == "RefinedWebModel";
     // llama-model.cpp load_hparams: 80 layers is LLM_TYPE_70B for LLAMA (grouped KV, not MoE; MHA is
     // 65B), QWEN2 and DECI (Nemotron-NAS); mistral configs convert to LLAMA.
-    const bool gqa = !m.layers.empty() && m.layers[0].n_head != m.layers[0].n_head_kv;
-    f.is_70b       = f.n_layer == 80 && (((m.arch == "llama" || m.arch == "mistral") && gqa && f.n_expert == 0) ||
+    const bool gqa   = !m.layers.empty() && m.layers[0].n_head != m.layers[0].n_head_kv;
+    f.is_70b         = f.n_layer == 80 && (((m.arch == "llama" || m.arch == "mistral") && gqa && f.n_expert == 0) ||
                                    m.arch == "qwen2" || m.arch == "deci" || m.arch == "nemotron-nas");
-    f.tied         = m.tensors.empty() ? m.tied_embd
-                                       : std::none_of(m.tensors.begin(), m.tensors.end(),
-                                                      [](const tensor_desc& u) { return u.role == tensor_role::output; });
+    f.tied           = m.tensors.empty() ? m.tied_embd
+                                         : std::none_of(m.tensors.begin(), m.tensors.end(),
+                                                        [](const tensor_desc& u) { return u.role == tensor_role::output; });
+    f.n_attention_wv = count_attention_wv(m);
     return f;
 }
 
@@ -247,12 +250,13 @@ bool is_iq2_family(int f) { // the IQ1 / IQ2 mixtures share one rule block
 }
 
 // The per-tensor rules of llama_tensor_get_type, before the block-size fallback.
-dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int f, dtype type, bool imatrix) {
+// before: count_before(m, t, kind_of(t)), the only counter the rules read (t's own kind).
+dtype pick(const tensor_desc& t, const model_facts& mf, int before, int f, dtype type, bool imatrix) {
     const kind k         = kind_of(t);
     const bool iq2s_or_m = f == ft::iq2_s || f == ft::iq2_m;
     // The FFN rules read (layer, n_layer): the tensor's block for MoE models (experts are stored per
     // layer in any order), else the running count of such tensors.
-    auto ffn_layer = [&](kind kk) { return mf.n_expert > 1 && t.layer >= 0 ? t.layer : count_before(m, t, kk); };
+    auto ffn_layer = [&] { return mf.n_expert > 1 && t.layer >= 0 ? t.layer : before; };
     const int n    = mf.n_layer;
 
     if (k == kind::output || (mf.tied && k == kind::token_embd)) {
@@ -274,7 +278,7 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
             return mf.n_gqa >= 4 || mf.n_expert >= 4 ? dtype::q4_k : iq2s_or_m ? dtype::iq3_s : dtype::q2_k;
         if (k == kind::attn_k && mf.n_expert == 8) return dtype::q4_k;
         if (k == kind::ffn_down) // raw running count here, even for MoE
-            return count_before(m, t, kind::ffn_down) < n / 8 ? (iq2s_or_m ? dtype::iq3_s : dtype::q2_k) : type;
+            return before < n / 8 ? (iq2s_or_m ? dtype::iq3_s : dtype::q2_k) : type;
         if (k == kind::attn_output) {
             if (mf.n_expert == 8) return dtype::q5_k;
             if (f == ft::iq1_s || f == ft::iq1_m) return dtype::iq2_xxs;
@@ -284,8 +288,8 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
     }
     switch (k) {
     case kind::attn_v: {
-        const int i    = count_before(m, t, kind::attn_v);
-        const int n_wv = count_attention_wv(m);
+        const int i    = before;
+        const int n_wv = mf.n_attention_wv;
         if (f == ft::q2_k)
             type = mf.n_gqa >= 4 ? dtype::q4_k : dtype::q3_k;
         else if (f == ft::q2_k_s && mf.n_gqa >= 4)
@@ -321,7 +325,7 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
         if (f == ft::iq3_xxs) return dtype::iq2_s;
         return type;
     case kind::ffn_down: {
-        const int i    = ffn_layer(kind::ffn_down);
+        const int i    = ffn_layer();
         const bool umb = use_more_bits(i, n);
         if (f == ft::q2_k) return dtype::q3_k;
         if (f == ft::q2_k_s) return i < n / 8 ? dtype::q4_k : type;
@@ -360,7 +364,7 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
         return type;
     case kind::ffn_gate:
     case kind::ffn_up: {
-        const int i = ffn_layer(k);
+        const int i = ffn_layer();
         return f == ft::iq3_xs && i >= n / 8 && i < 7 * n / 8 ? dtype::iq3_xxs : type;
     }
     default:
@@ -368,9 +372,12 @@ dtype pick(const model_desc& m, const tensor_desc& t, const model_facts& mf, int
     }
 }
 
-} // namespace
+// The counters only matter for these kinds (attn_v, and the FFN rules of dense models).
+bool counted(kind k) {
+    return k == kind::attn_v || k == kind::ffn_down || k == kind::ffn_gate || k == kind::ffn_up;
+}
 
-dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix) {
+dtype recipe_type(const tensor_desc& t, const model_facts& mf, int before, const gguf_ftype_info& f, bool imatrix) {
     // convert_hf_to_gguf.py (GptOssModel) writes an MXFP4 checkpoint's experts as MXFP4 blocks as they
     // are, whatever --outtype, and the published quantizations keep them (unsloth/gpt-oss-20b-GGUF:
     // Q4_K_M 11.6 GB, F16 13.8 GB, against ggml-org's MXFP4 file of 12.1 GB).
@@ -379,16 +386,51 @@ dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_fty
         return stored_f32(t) || f.base == dtype::f32 ? dtype::f32 : f.base == dtype::bf16 ? dtype::bf16 : dtype::f16;
     // F32 / F16 / BF16 files: every quantizable matrix in that type, no mixture (ggml_is_quantized false)
     if (!info(f.base).is_quantized) return f.base;
-    const dtype t1 = pick(m, t, facts_of(m), f.llama_ftype, f.base, with_imatrix);
-    return fallback(t1, row_size(t));
+    return fallback(pick(t, mf, before, f.llama_ftype, f.base, imatrix), row_size(t));
+}
+
+} // namespace
+
+dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix) {
+    const kind k = kind_of(t);
+    return recipe_type(t, facts_of(m), counted(k) ? count_before(m, t, k) : 0, f, with_imatrix);
+}
+
+std::vector<dtype> gguf_recipe_types(const model_desc& m, const gguf_ftype_info& f, bool with_imatrix) {
+    // The model's facts once, and every counter in one walk over the tensors in llama-quantize's
+    // order (comes_before), instead of a walk per tensor: the same answers as gguf_recipe_type,
+    // O(n log n) rather than O(n^2) (a plan asks for a recipe per candidate split).
+    const model_facts mf = facts_of(m);
+    const std::size_t n  = m.tensors.size();
+    std::vector<kind> kinds(n);
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        kinds[i] = kind_of(m.tensors[i]);
+        order[i] = i;
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return comes_before(m.tensors[a], m.tensors[b]); });
+    std::vector<int> before(n, 0);
+    std::array<int, static_cast<std::size_t>(kind::other) + 1> running{};
+    for (std::size_t g = 0; g < n;) { // a group of equal keys: none of them comes before another
+        std::size_t e = g + 1;
+        while (e < n && !comes_before(m.tensors[order[g]], m.tensors[order[e]]))
+            ++e;
+        for (std::size_t j = g; j < e; ++j)
+            before[order[j]] = running[static_cast<std::size_t>(kinds[order[j]])];
+        for (std::size_t j = g; j < e; ++j)
+            if (quantizable(m.tensors[order[j]])) ++running[static_cast<std::size_t>(kinds[order[j]])];
+        g = e;
+    }
+    std::vector<dtype> types(n);
+    for (std::size_t i = 0; i < n; ++i)
+        types[i] = recipe_type(m.tensors[i], mf, before[i], f, with_imatrix);
+    return types;
 }
 
 std::uint64_t gguf_apply_recipe(model_desc& m, const gguf_ftype_info& f, bool with_imatrix) {
-    std::vector<dtype> types;
-    types.reserve(m.tensors.size());
-    for (const auto& t : m.tensors) // decide all first: the counters read the tensor list
-        types.push_back(gguf_recipe_type(m, t, f, with_imatrix));
-    std::uint64_t total = 0;
+    const std::vector<dtype> types = gguf_recipe_types(m, f, with_imatrix); // all first: the counters read the list
+    std::uint64_t total            = 0;
     for (std::size_t i = 0; i < m.tensors.size(); ++i) {
         m.tensors[i].type  = types[i];
         m.tensors[i].bytes = tensor_bytes_ceil(types[i], m.tensors[i].n_elements());

@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace llmplan {
 
@@ -42,6 +43,10 @@ std::span<const gguf_ftype_info> gguf_ftypes();
 /// with_imatrix: an importance matrix was given (changes IQ3_XXS, IQ4_NL/IQ4_XS and Q4_0/Q5_0 rules;
 /// IQ1/IQ2 types and Q2_K_S cannot be made without one, and their recipe does not depend on it).
 dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix = false);
+
+/// gguf_recipe_type of every tensor in m.tensors, in their order, in one pass (the counters are
+/// computed once, not per tensor).
+std::vector<dtype> gguf_recipe_types(const model_desc& m, const gguf_ftype_info& f, bool with_imatrix = false);
 
 /// Sets type and bytes of every tensor in m.tensors to the recipe of f; returns the sum of bytes.
 /// A row that is not a whole number of blocks is rounded up (tensor_bytes_ceil).

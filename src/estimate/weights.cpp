@@ -196,11 +196,14 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
         }
         if (t.role == tensor_role::token_embd) r.token_embd_bytes += added;
     };
-    for (const auto& t : m.tensors) {
+    // The whole recipe at once: its counters are one walk over the tensors, not one per tensor.
+    const std::vector<dtype> recipe = ftype ? gguf_recipe_types(m, *ftype) : std::vector<dtype>{};
+    for (std::size_t ti = 0; ti < m.tensors.size(); ++ti) {
+        const tensor_desc& t       = m.tensors[ti];
         const std::uint64_t n      = t.n_elements();
         const std::uint64_t before = r.quantized_bytes + r.unquantized_bytes;
         if (ftype || (m.from_gguf && c.format == weight_format::native)) {
-            const dtype d = ftype ? gguf_recipe_type(m, t, *ftype) : t.type;
+            const dtype d = ftype ? recipe[ti] : t.type;
             const auto b  = ftype ? tensor_bytes_ceil(d, n) : t.bytes;
             (info(d).is_quantized ? r.quantized_bytes : r.unquantized_bytes) += b;
             // ggml-cpu repacks these types into interleaved blocks (CPU_REPACK buffer, measured in

@@ -2,6 +2,7 @@
 #include "estimate/gguf_recipe.h"
 #include "llmplan/load.h"
 
+#include <array>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -100,6 +101,28 @@ TEST(gguf_recipe_catalog, q4_k_m_counts_on_catalog_models) {
     EXPECT_EQ(ds.at(dtype::q8_0), 13);
     EXPECT_EQ(ds.at(dtype::q5_0), 14);
     EXPECT_EQ(ds.at(dtype::q6_k), 13);
+}
+
+// gguf_recipe_types (one walk, used by estimates and plans) gives every tensor the type that
+// gguf_recipe_type (a walk per tensor, the rules as llama.cpp states them) gives it: on each catalog
+// model, for the file types whose rules read the counters (attn_v / ffn_down / ffn_gate / ffn_up).
+TEST(gguf_recipe_catalog, one_walk_equals_per_tensor_rules) {
+    // one file type per model, in turn (the per-tensor walk is O(n^2): this keeps the test fast)
+    const std::array<std::string_view, 4> fts{"q4_k_m", "q3_k_m", "iq2_xs", "iq3_xs"};
+    std::size_t compared = 0;
+    for (const auto& e : catalog()) {
+        const auto m = load_catalog_model(e);
+        ASSERT_TRUE(m.has_value()) << e.id;
+        if (m.value().tensors.size() > 400) continue;
+        const auto f     = *gguf_ftype_from_name(fts[compared % fts.size()]);
+        const auto types = gguf_recipe_types(m.value(), f);
+        ASSERT_EQ(types.size(), m.value().tensors.size());
+        for (std::size_t i = 0; i < types.size(); ++i)
+            ASSERT_EQ(types[i], gguf_recipe_type(m.value(), m.value().tensors[i], f))
+                << e.id << " " << f.name << " " << m.value().tensors[i].name;
+        ++compared;
+    }
+    EXPECT_GE(compared, 20u);
 }
 
 TEST(gguf_recipe_catalog, mxfp4_moe_on_gpt_oss) {
