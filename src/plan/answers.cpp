@@ -118,12 +118,6 @@ std::string reason_text(const plan_reason& r) {
 
 namespace detail {
 
-bool has_bf16(const device_spec& d) {
-    // Architectures before compute capability 8.0 (gpus.csv's architecture column).
-    constexpr std::array<std::string_view, 5> fp16_only = {"Kepler", "Maxwell", "Pascal", "Volta", "Turing"};
-    return std::find(fp16_only.begin(), fp16_only.end(), d.architecture) == fp16_only.end();
-}
-
 std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, const plan_options& o) {
     std::vector<kind_answer> out;
     for (auto k : all_answer_kinds) {

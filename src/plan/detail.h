@@ -68,9 +68,10 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
 /// The row's id, purchase kind, what a part needs, provider and instances, on the candidate.
 void describe_purchase(plan_candidate& c, const device_spec& d);
 
-/// Whether the row's GPU computes in bf16: NVIDIA from Ampere on (compute capability 8.0+, CUDA
-/// programming guide, "Compute Capabilities"); Volta (7.0), Turing (7.5) and Pascal (6.x) have fp16
-/// only. Keyed by the architecture column; other vendors' and unknown architectures count as having it.
+/// Whether the row's GPU computes in bf16 (plan/features.cpp): NVIDIA from compute capability 8.0
+/// (Ampere; CUDA programming guide, "Compute Capabilities"), read from the row's compute_capability
+/// column; Volta (7.0), Turing (7.5) and Pascal (6.x) have fp16 only. Other vendors' accelerators,
+/// and rows of unknown capability, count as having it.
 bool has_bf16(const device_spec& d);
 
 /// Physical cores of a CPU row; cloud rows give vCPUs, which are hyper-threads (2 a core).
@@ -81,8 +82,11 @@ double cpu_peak_flops(const device_spec& d);
 
 /// Ready command lines for the engines that run the plan: llama-server (+ rpc-server across nodes)
 /// and Ollama for llama.cpp; vllm serve (+ Ray across nodes) for vLLM.
+/// bf16_ok: false on a chip without bf16 (has_bf16), where vllm serve gets --dtype float16 (vLLM
+/// refuses a bf16 model there: "Bfloat16 is only supported on GPUs with compute capability of at
+/// least 8.0").
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
-                                                              unsigned count, unsigned nodes);
+                                                              unsigned count, unsigned nodes, bool bf16_ok = true);
 
 /// The article's question, answered from the sorted candidates (cpu_or_gpu_answer in plan.h).
 std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& cands, const plan_options& o);

@@ -18,20 +18,22 @@ enum class platform : std::uint8_t { cuda, rocm, metal, xpu, gaudi, tpu, cpu, co
 /// works without it. Sources: NVIDIA's Ampere (sm_80) whitepaper for bf16 tensor cores; the
 /// flash-attn README (FlashAttention-2: Ampere, Ada, Hopper); NVIDIA's Ada whitepaper for FP8 tensor
 /// cores (sm_89) and vLLM's FP8 docs (weight-only FP8 through Marlin on Ampere); vLLM's gpt-oss
-/// recipe for the MXFP4 kernels (Hopper and Blackwell; Ampere through the slower Marlin path).
-enum class feature : std::uint8_t { bf16, flash_attention_2, fp8, mxfp4 };
+/// recipe for the MXFP4 kernels (Hopper and Blackwell; Ampere through the slower Marlin path); NVFP4
+/// tensor cores are Blackwell's (sm_100/sm_120; vLLM's marlin_utils_fp4 runs FP4 weight-only from 8.0).
+enum class feature : std::uint8_t { bf16, flash_attention_2, fp8, mxfp4, nvfp4 };
 struct feature_row {
     feature f;
     double min_cc;
     std::string_view name;
     std::string_view instead;
 };
-constexpr std::array<feature_row, 4> feature_rows = {
+constexpr std::array<feature_row, 5> feature_rows = {
     {
      {feature::bf16, 8.0, "bf16", "fp16 (same memory; watch for overflow in models trained in bf16)"},
      {feature::flash_attention_2, 8.0, "FlashAttention-2", "PyTorch SDPA attention (more activation memory)"},
      {feature::fp8, 8.9, "FP8 tensor cores", "weight-only FP8 (vLLM Marlin, compute capability 8.0+) or 16-bit"},
      {feature::mxfp4, 9.0, "MXFP4 kernels", "vLLM's Marlin MXFP4 path on 8.0+ (slower), or llama.cpp"},
+     {feature::nvfp4, 10.0, "NVFP4 tensor cores", "vLLM's FP4 Marlin path (weight-only, 8.0+; slower)"},
      }
 };
 
@@ -103,7 +105,18 @@ constexpr std::string_view platform_name(platform p) {
     return names[static_cast<std::size_t>(p)];
 }
 
+const feature_row& row_of(feature f) {
+    return feature_rows[static_cast<std::size_t>(f)]; // rows are in enum order
+}
+
 } // namespace
+
+bool has_bf16(const device_spec& d) {
+    // NVIDIA: from the row's compute capability (every gpus.csv NVIDIA row has one; cloud rows take
+    // their GPU's). Other vendors' accelerators compute in bf16 (CDNA 2+/RDNA 3, Apple GPUs under
+    // macOS 14's MPS, TPU, Gaudi, Xe); a row of unknown capability is not refused.
+    return !d.compute_capability || *d.compute_capability >= row_of(feature::bf16).min_cc;
+}
 
 feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d) {
     feature_check out;
@@ -133,11 +146,13 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
                             (w.format == weight_format::bf16 || (native16 && m.torch_dtype == dtype::bf16));
     const bool wants_fa2 = p.engine != engine_kind::llama_cpp && p.flash_attn; // llama.cpp's -fa has its own kernels
     const bool wants_fp8 = p.engine != engine_kind::llama_cpp && w.format == weight_format::fp8;
-    const bool wants_mx =
-        p.engine != engine_kind::llama_cpp && detail::lower(m.weights_type_name()).find("mxfp4") != std::string::npos;
+    const auto wtype     = detail::lower(m.weights_type_name());
+    const bool wants_mx  = p.engine != engine_kind::llama_cpp && wtype.find("mxfp4") != std::string::npos;
+    const bool wants_nv  = p.engine != engine_kind::llama_cpp && wtype.find("nvfp4") != std::string::npos;
     for (const auto& f : feature_rows) {
         const bool wanted = (f.f == feature::bf16 && wants_bf16) || (f.f == feature::flash_attention_2 && wants_fa2) ||
-                            (f.f == feature::fp8 && wants_fp8) || (f.f == feature::mxfp4 && wants_mx);
+                            (f.f == feature::fp8 && wants_fp8) || (f.f == feature::mxfp4 && wants_mx) ||
+                            (f.f == feature::nvfp4 && wants_nv);
         if (wanted && *cc < f.min_cc)
             out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; this GPU has {:.1f}: {}",
                                                   f.name, f.min_cc, *cc, f.instead));

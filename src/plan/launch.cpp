@@ -58,7 +58,7 @@ std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& m, const inference_params& p,
-                                                              unsigned count, unsigned nodes) {
+                                                              unsigned count, unsigned nodes, bool bf16_ok) {
     std::vector<std::pair<std::string, std::string>> out;
     using launch     = detail::engine_traits::launch_kind;
     const launch how = detail::traits_of(p.engine).launch;
@@ -102,6 +102,9 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
                          p.gpu_memory_utilization, p.batch);
         if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
+        // a bf16 checkpoint on a chip without bf16: vLLM stops unless told to compute in fp16
+        if (!bf16_ok && (m.torch_dtype == dtype::bf16 || p.weights.format == weight_format::bf16))
+            s += " --dtype float16";
         if (pp > 1) {
             // vLLM runs multi-node through a Ray cluster (docs: "Distributed inference and serving");
             // 6379 is Ray's default head port.

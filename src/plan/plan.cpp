@@ -353,7 +353,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     }
     if (!c.cost_per_hour_usd) c.findings.push_back(make_reason(reason_code::no_price));
     c.answer_kinds = answer_kinds_of(d);
-    c.launch       = detail::launch_lines(m, p, c.count, c.nodes);
+    c.launch       = detail::launch_lines(m, p, c.count, c.nodes, detail::has_bf16(d));
     return c;
 }
 

@@ -432,9 +432,9 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
         r.candidates.push_back(evaluate(m, q, *d, train_tokens, cost));
         if (to_fp16)
             r.candidates.back().reasons.push_back(
-                fmt::format("{} GPUs have no bf16 (compute capability below 8.0): fp16 mixed precision with loss "
-                            "scaling instead",
-                            d->architecture));
+                fmt::format("no bf16 on compute capability {:.1f} (bf16 needs 8.0+): fp16 mixed precision with "
+                            "loss scaling instead",
+                            d->compute_capability.value_or(0)));
     }
     std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
     if (!r.candidates.empty() && r.candidates.front().fits) {

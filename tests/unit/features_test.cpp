@@ -2,6 +2,7 @@
 #include "catalog_fixtures.h"
 #include "llmplan/hardware.h"
 #include "llmplan/plan.h"
+#include "plan/detail.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,50 @@ TEST(features, launch_lines_name_the_cuda_floor) {
     const auto c = one("GeForce RTX 5090", engine_kind::vllm); // Blackwell, 12.0
     ASSERT_FALSE(c.requires_versions.empty());
     EXPECT_EQ(c.requires_versions.front(), "CUDA 12.8+ and NVIDIA driver 570+ (Blackwell)");
+}
+
+TEST(features, bf16_read_from_the_compute_capability) {
+    // NVIDIA's CUDA GPU table: V100 7.0, T4 7.5 (no bf16); A100 8.0, RTX 4090 8.9 (bf16).
+    EXPECT_FALSE(detail::has_bf16(**builtin_hardware().lookup("V100 SXM2 32GB")));
+    EXPECT_FALSE(detail::has_bf16(**builtin_hardware().lookup("T4")));
+    EXPECT_FALSE(detail::has_bf16(**builtin_hardware().lookup("g4dn.xlarge"))); // a cloud row: its T4's
+    EXPECT_TRUE(detail::has_bf16(**builtin_hardware().lookup("A100 SXM4 80GB")));
+    EXPECT_TRUE(detail::has_bf16(**builtin_hardware().lookup("GeForce RTX 4090")));
+    // the column decides, not the architecture's name
+    device_spec d        = **builtin_hardware().lookup("A100 SXM4 80GB");
+    d.compute_capability = 7.5;
+    EXPECT_FALSE(detail::has_bf16(d));
+    d.compute_capability.reset(); // unknown: not refused
+    EXPECT_TRUE(detail::has_bf16(d));
+}
+
+TEST(features, vllm_on_a_t4_computes_in_fp16) {
+    // Qwen2.5-7B is a bf16 checkpoint: vLLM stops on a 7.5 GPU unless --dtype float16 is given.
+    auto line = [](const char* hw) {
+        for (const auto& [name, text] : one(hw, engine_kind::vllm, "native").launch)
+            if (name == "vllm") return text;
+        return std::string();
+    };
+    EXPECT_NE(line("g4dn.xlarge").find(" --dtype float16"), std::string::npos) << line("g4dn.xlarge");
+    EXPECT_EQ(line("GeForce RTX 4090").find("--dtype"), std::string::npos) << line("GeForce RTX 4090");
+}
+
+TEST(features, nvfp4_needs_blackwell) {
+    // NVFP4 tensor cores are sm_100/sm_120; an H100 (9.0) is offered vLLM's FP4 Marlin path instead.
+    auto m         = catalog_model("Qwen/Qwen2.5-7B");
+    m.weights_type = "nvfp4";
+    inference_params p;
+    p.engine = engine_kind::vllm;
+    p.ctx    = 4096;
+    auto on  = [&](const char* hw) {
+        return make_plan(m, p, {*builtin_hardware().lookup(hw)}).candidates.front().unsupported;
+    };
+    const auto h100 = on("H100 SXM 80GB");
+    ASSERT_EQ(h100.size(), 1u);
+    EXPECT_NE(h100.front().find("NVFP4 tensor cores needs compute capability 10.0+"), std::string::npos)
+        << h100.front();
+    EXPECT_NE(h100.front().find("Marlin"), std::string::npos);
+    EXPECT_TRUE(on("GeForce RTX 5090").empty()); // 12.0
 }
 
 } // namespace
