@@ -156,6 +156,13 @@ inline constexpr std::uint64_t apple_wired_small_max_bytes = 36ull << 30;
 [[nodiscard]] std::uint64_t apple_gpu_wired_limit_bytes(std::uint64_t unified_bytes);
 /// The command that raises the limit to `bytes` (what the plan prints when a Mac is short).
 [[nodiscard]] std::string apple_wired_limit_command(std::uint64_t bytes);
+/// RAM a raised limit leaves to macOS and the apps a person keeps open: about 4 GB is wired at idle
+/// (omlx #1533: 4 of 64 GB on an idle M2 Max; the kernel's own cap there was 58 of 64 GB), and a
+/// desktop session with a browser takes as much again.
+inline constexpr std::uint64_t apple_os_reserve_bytes = 8ull << 30;
+/// The highest limit the plan proposes for `unified_bytes` of RAM: all of it but apple_os_reserve_bytes
+/// (0 when that is below the default limit: nothing to raise, as on a 16 GB Mac).
+[[nodiscard]] std::uint64_t apple_raised_wired_limit_bytes(std::uint64_t unified_bytes);
 
 /// The hardware tables, in file order: gpus.csv, cpus.csv, laptops.csv, cloud_instances.csv (plus
 /// any rows added from user files). Name lookup is case-insensitive and tolerant of spaces, dashes

@@ -130,6 +130,7 @@ enum class fit_way : std::uint8_t {
     smaller_quant,   ///< setting: the weight format (GGUF type, int4 ...)
     experts_on_cpu,  ///< value: --n-cpu-moe N (llama.cpp, MoE)
     more_gpus,       ///< value: GPUs in all
+    wired_limit,     ///< a Mac: value: macOS's GPU wired limit raised to this many bytes (setting: the command)
 };
 std::string_view name(fit_way w);
 struct fit_option {

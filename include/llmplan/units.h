@@ -20,4 +20,8 @@ result<std::uint64_t> parse_count(std::string_view s, std::string_view what);
 /// Bytes as "12.3 GiB" (binary GiB, `decimals` places): the one wording of reasons and notes.
 std::string gib_text(double bytes, int decimals = 1);
 
+/// A speed as people read it: one decimal from 1 up ("26.2"), two significant digits below
+/// ("0.042", never "0.0"), "unknown" for 0 or less (a missing figure, not a slow one).
+std::string tokens_per_s_text(double tokens_per_s);
+
 } // namespace llmplan

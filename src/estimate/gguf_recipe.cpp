@@ -377,12 +377,14 @@ bool counted(kind k) {
     return k == kind::attn_v || k == kind::ffn_down || k == kind::ffn_gate || k == kind::ffn_up;
 }
 
-dtype recipe_type(const tensor_desc& t, const model_facts& mf, int before, const gguf_ftype_info& f, bool imatrix) {
+// q: quantizable(t), when the caller has it.
+dtype recipe_type(const tensor_desc& t, const model_facts& mf, int before, const gguf_ftype_info& f, bool imatrix,
+                  bool q) {
     // convert_hf_to_gguf.py (GptOssModel) writes an MXFP4 checkpoint's experts as MXFP4 blocks as they
     // are, whatever --outtype, and the published quantizations keep them (unsloth/gpt-oss-20b-GGUF:
     // Q4_K_M 11.6 GB, F16 13.8 GB, against ggml-org's MXFP4 file of 12.1 GB).
     if (t.type == dtype::mxfp4) return dtype::mxfp4;
-    if (!quantizable(t))
+    if (!q)
         return stored_f32(t) || f.base == dtype::f32 ? dtype::f32 : f.base == dtype::bf16 ? dtype::bf16 : dtype::f16;
     // F32 / F16 / BF16 files: every quantizable matrix in that type, no mixture (ggml_is_quantized false)
     if (!info(f.base).is_quantized) return f.base;
@@ -393,38 +395,42 @@ dtype recipe_type(const tensor_desc& t, const model_facts& mf, int before, const
 
 dtype gguf_recipe_type(const model_desc& m, const tensor_desc& t, const gguf_ftype_info& f, bool with_imatrix) {
     const kind k = kind_of(t);
-    return recipe_type(t, facts_of(m), counted(k) ? count_before(m, t, k) : 0, f, with_imatrix);
+    return recipe_type(t, facts_of(m), counted(k) ? count_before(m, t, k) : 0, f, with_imatrix, quantizable(t));
 }
 
 std::vector<dtype> gguf_recipe_types(const model_desc& m, const gguf_ftype_info& f, bool with_imatrix) {
-    // The model's facts once, and every counter in one walk over the tensors in llama-quantize's
-    // order (comes_before), instead of a walk per tensor: the same answers as gguf_recipe_type,
-    // O(n log n) rather than O(n^2) (a plan asks for a recipe per candidate split).
+    // The model's facts once, and the counters in one walk per counted kind over its tensors in
+    // llama-quantize's order (comes_before), instead of a walk over every tensor per tensor: the
+    // same answers as gguf_recipe_type, O(n log n) rather than O(n^2) (a plan asks for a recipe per
+    // candidate split). Only attn_v / ffn_down / ffn_gate / ffn_up read a counter, so only they are sorted.
     const model_facts mf = facts_of(m);
     const std::size_t n  = m.tensors.size();
-    std::vector<kind> kinds(n);
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        kinds[i] = kind_of(m.tensors[i]);
-        order[i] = i;
-    }
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return comes_before(m.tensors[a], m.tensors[b]); });
+    std::vector<std::uint8_t> quant(n);
     std::vector<int> before(n, 0);
-    std::array<int, static_cast<std::size_t>(kind::other) + 1> running{};
-    for (std::size_t g = 0; g < n;) { // a group of equal keys: none of them comes before another
-        std::size_t e = g + 1;
-        while (e < n && !comes_before(m.tensors[order[g]], m.tensors[order[e]]))
-            ++e;
-        for (std::size_t j = g; j < e; ++j)
-            before[order[j]] = running[static_cast<std::size_t>(kinds[order[j]])];
-        for (std::size_t j = g; j < e; ++j)
-            if (quantizable(m.tensors[order[j]])) ++running[static_cast<std::size_t>(kinds[order[j]])];
-        g = e;
+    std::array<std::vector<std::size_t>, static_cast<std::size_t>(kind::other) + 1> by_kind;
+    for (std::size_t i = 0; i < n; ++i) {
+        quant[i]     = quantizable(m.tensors[i]);
+        const kind k = kind_of(m.tensors[i]);
+        if (counted(k)) by_kind[static_cast<std::size_t>(k)].push_back(i);
+    }
+    for (auto& order : by_kind) {
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t a, std::size_t b) { return comes_before(m.tensors[a], m.tensors[b]); });
+        int running = 0;
+        for (std::size_t g = 0; g < order.size();) { // a group of equal keys: none comes before another
+            std::size_t e = g + 1;
+            while (e < order.size() && !comes_before(m.tensors[order[g]], m.tensors[order[e]]))
+                ++e;
+            for (std::size_t j = g; j < e; ++j)
+                before[order[j]] = running;
+            for (std::size_t j = g; j < e; ++j)
+                running += quant[order[j]];
+            g = e;
+        }
     }
     std::vector<dtype> types(n);
     for (std::size_t i = 0; i < n; ++i)
-        types[i] = recipe_type(m.tensors[i], mf, before[i], f, with_imatrix);
+        types[i] = recipe_type(m.tensors[i], mf, before[i], f, with_imatrix, quant[i] != 0);
     return types;
 }
 

@@ -29,6 +29,12 @@ std::uint64_t apple_gpu_wired_limit_bytes(std::uint64_t unified_bytes) {
     return static_cast<std::uint64_t>(static_cast<double>(unified_bytes) * share);
 }
 
+std::uint64_t apple_raised_wired_limit_bytes(std::uint64_t unified_bytes) {
+    if (unified_bytes <= apple_os_reserve_bytes) return 0;
+    const std::uint64_t raised = unified_bytes - apple_os_reserve_bytes;
+    return raised > apple_gpu_wired_limit_bytes(unified_bytes) ? raised : 0;
+}
+
 std::string apple_wired_limit_command(std::uint64_t bytes) {
     return fmt::format("sudo sysctl iogpu.wired_limit_mb={}", (bytes + (1ull << 20) - 1) >> 20);
 }

@@ -15,8 +15,8 @@ constexpr std::array<std::string_view, 13> reason_names = {
     "fits",          "does_not_fit", "offload_layers",   "offload_experts", "ram_short",
     "speed_unknown", "slow",         "slow_first_token", "fast_enough",     "cheapest",
     "fastest",       "closest",      "no_price"};
-constexpr std::array<std::string_view, 5> way_names = {"shorter_context", "quantized_kv", "smaller_quant",
-                                                       "experts_on_cpu", "more_gpus"};
+constexpr std::array<std::string_view, 6> way_names = {"shorter_context", "quantized_kv", "smaller_quant",
+                                                       "experts_on_cpu",  "more_gpus",    "wired_limit"};
 
 constexpr std::uint8_t bit(answer_kind k) {
     return static_cast<std::uint8_t>(1u << static_cast<unsigned>(k));
@@ -93,21 +93,20 @@ std::string reason_text(const plan_reason& r) {
     case reason_code::speed_unknown:
         return "a bandwidth or compute figure is missing: speed unknown";
     case reason_code::slow:
-        return fmt::format("slow: {:.1f} tokens/s per request, {:.1f} wanted", r.tokens_per_s, r.wanted);
+        return fmt::format("slow: {} tokens/s per request, {:.1f} wanted", tokens_per_s_text(r.tokens_per_s), r.wanted);
     case reason_code::slow_first_token:
         return fmt::format("first token after {:.0f} s, {:.0f} s wanted", r.seconds, r.wanted);
     case reason_code::fast_enough:
-        return fmt::format("fast enough: {:.1f} tokens/s per request, first token in {:.1f} s", r.tokens_per_s,
-                           r.seconds);
+        return fmt::format("fast enough: {} tokens/s per request, first token in {:.1f} s",
+                           tokens_per_s_text(r.tokens_per_s), r.seconds);
     case reason_code::cheapest:
         return r.usd ? fmt::format("the cheapest of its kind that fits and is fast enough: ${:.3f} per million tokens",
                                    *r.usd)
                      : "fits and is fast enough (no price known)";
     case reason_code::fastest:
-        return r.tokens_per_s > 0
-                   ? fmt::format("none of its kind is fast enough; the fastest that fits: {:.1f} tokens/s",
-                                 r.tokens_per_s)
-                   : "none of its kind is known to be fast enough; one that fits (speed unknown)";
+        return r.tokens_per_s > 0 ? fmt::format("none of its kind is fast enough; the fastest that fits: {} tokens/s",
+                                                tokens_per_s_text(r.tokens_per_s))
+                                  : "none of its kind is known to be fast enough; one that fits (speed unknown)";
     case reason_code::closest:
         return fmt::format("none of its kind fits; the closest: short by {}", gib(r.bytes));
     case reason_code::no_price:

@@ -123,6 +123,18 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
                 fit_way::more_gpus, more.gpu_count,
                 fmt::format("a {} GPU ({} in all)", d.gpu_model.empty() ? "second" : d.gpu_model, more.gpu_count), e));
     }
+    // 6. A Mac: the row's memory is macOS's default GPU wired limit; `sudo sysctl iogpu.wired_limit_mb`
+    // raises it up to the RAM less what macOS keeps (hardware.h, apple_raised_wired_limit_bytes).
+    if (d.unified_memory && c.runs_on == "apple" && d.unified_memory_bytes && d.memory_bytes) {
+        const std::uint64_t raised = apple_raised_wired_limit_bytes(*d.unified_memory_bytes);
+        if (raised > *d.memory_bytes) {
+            device_spec more       = d;
+            more.memory_bytes      = raised;
+            const plan_candidate e = evaluate(m, base, more, o, memo);
+            if (e.fits || e.headroom_bytes > c.headroom_bytes)
+                out.push_back(judged(fit_way::wired_limit, raised, apple_wired_limit_command(raised), e));
+        }
+    }
     // Closest first: what fits before what does not, then the fastest, then the least short.
     std::stable_sort(out.begin(), out.end(), [](const fit_option& a, const fit_option& b) {
         if (a.fits != b.fits) return a.fits;

@@ -314,8 +314,8 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         c.findings.push_back(make_reason(reason_code::speed_unknown));
     }
     if (c.decode_tokens_per_s > 0 && per_request < o.min_tokens_per_s) {
-        c.reasons.push_back(
-            fmt::format("slow: {:.1f} tokens/s per request, {:.1f} wanted", per_request, o.min_tokens_per_s));
+        c.reasons.push_back(fmt::format("slow: {} tokens/s per request, {:.1f} wanted", tokens_per_s_text(per_request),
+                                        o.min_tokens_per_s));
         auto r         = make_reason(reason_code::slow);
         r.tokens_per_s = per_request;
         r.wanted       = o.min_tokens_per_s;
@@ -371,12 +371,10 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
     for (auto& row : rows)
         r.candidates.push_back(std::move(row.first));
     r.answers = detail::kind_answers(r.candidates, o);
-    // Ways to fit: for the rows that answer a kind (or are this machine) and do not fit.
+    // Ways to fit: for every row that does not fit (the memo shares their estimates).
     for (std::size_t i = 0; i < r.candidates.size(); ++i) {
-        auto& c          = r.candidates[i];
-        const bool shown = c.kind == "local" || std::any_of(r.answers.begin(), r.answers.end(),
-                                                            [&](const kind_answer& a) { return a.index == i; });
-        if (shown && !c.fits && p.gpus <= 1) c.fit_options = detail::ways_to_fit(m, p, *rows[i].second, c, o, memo);
+        auto& c = r.candidates[i];
+        if (!c.fits && p.gpus <= 1) c.fit_options = detail::ways_to_fit(m, p, *rows[i].second, c, o, memo);
     }
     r.cpu_or_gpu = detail::cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs

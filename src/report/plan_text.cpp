@@ -1,5 +1,6 @@
 // `llmplan plan` as text: the candidate table, this machine, CPU or GPU, the recommendation with
 // its launch lines, the training table, and the --from comparison (moved from the CLI).
+#include "llmplan/units.h"
 #include "report/document_text.h"
 
 #include <fmt/format.h>
@@ -44,10 +45,13 @@ std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
 
 std::string row_text(const plan_candidate& c) {
     const auto name = wrapped(c.hardware, name_width);
-    std::string s =
-        fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8.1f} {:>8.0f} {:>6.1f} {:>7} {:>8}\n", name[0], c.kind,
-                    c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)), c.decode_tokens_per_s,
-                    c.prefill_tokens_per_s, c.ttft_s, money(c.cost_per_hour_usd), money(c.cost_per_million_tokens_usd));
+    // an unknown speed (a missing figure) is "-", never 0
+    const auto known = [](double v, const char* f) { return v > 0 ? fmt::format(fmt::runtime(f), v) : "-"; };
+    std::string s    = fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8} {:>8} {:>6} {:>7} {:>8}\n", name[0], c.kind,
+                                   c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)),
+                                c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) : "-",
+                                   known(c.prefill_tokens_per_s, "{:.0f}"), known(c.ttft_s, "{:.1f}"),
+                                   money(c.cost_per_hour_usd), money(c.cost_per_million_tokens_usd));
     for (std::size_t i = 1; i < name.size(); ++i)
         s += "  " + name[i] + "\n";
     return s;
@@ -65,7 +69,7 @@ std::string fit_option_text(const fit_option& f) {
     s += fmt::format(", {} {:.1f} GiB", f.fits ? "headroom" : "short by",
                      gib(static_cast<double>(f.fits ? f.headroom_bytes : -f.headroom_bytes)));
     if (f.host_bytes > 0) s += fmt::format(", {:.1f} GiB in RAM", gib(static_cast<double>(f.host_bytes)));
-    s += f.decode_tokens_per_s > 0 ? fmt::format(", {:.1f} tokens/s", f.decode_tokens_per_s)
+    s += f.decode_tokens_per_s > 0 ? fmt::format(", {} tokens/s", tokens_per_s_text(f.decode_tokens_per_s))
                                    : std::string(", speed unknown");
     return s;
 }
@@ -79,7 +83,7 @@ std::string answers_text(const plan_result& p) {
         s += fmt::format(
             "  {:<8} {}{}:{}\n", name(a.kind), c.count > 1 ? fmt::format("{} x ", c.count) : "", c.hardware,
             c.fits ? fmt::format(" {}{}",
-                                 c.decode_tokens_per_s > 0 ? fmt::format("{:.1f} tokens/s", c.decode_tokens_per_s)
+                                 c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) + " tokens/s"
                                                            : std::string("speed unknown"),
                                  c.cost_per_hour_usd ? fmt::format(", ${:.3f}/h", *c.cost_per_hour_usd) : std::string())
                    : std::string(" does not fit"));
@@ -111,11 +115,18 @@ std::string infer_table(const plan_result& p, std::size_t top) {
     s += "\nmemory in GiB (2^30 bytes), speeds in tokens/s, times in seconds, money in US dollars\n";
     s += fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8}\n", "hardware", "kind", "n", "fits",
                      "headroom", "decode", "prefill", "ttft", "$/h", "$/Mtok");
-    std::size_t shown = 0;
-    for (const auto& c : p.candidates)
-        if (shown++ < top) s += row_text(c); // --json has all
-    if (p.candidates.size() > top)
-        s += fmt::format("... {} more rows (--top, or --json for all)\n", p.candidates.size() - top);
+    // This machine has its own section above; each row that does not fit is followed by its ways to
+    // fit, closest first.
+    std::size_t shown = 0, rows = 0;
+    for (const auto& c : p.candidates) {
+        if (c.kind == "local") continue;
+        ++rows;
+        if (shown++ >= top) continue; // --json has all
+        s += row_text(c);
+        for (const auto& f : c.fit_options)
+            s += fmt::format("  to fit: {}\n", fit_option_text(f));
+    }
+    if (rows > top) s += fmt::format("... {} more rows (--top, or --json for all)\n", rows - top);
     return s;
 }
 

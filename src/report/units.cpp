@@ -94,4 +94,9 @@ std::string gib_text(double bytes, int decimals) {
     return fmt::format("{:.{}f} GiB", bytes / 1073741824.0, decimals);
 }
 
+std::string tokens_per_s_text(double tokens_per_s) {
+    if (!(tokens_per_s > 0)) return "unknown";
+    return tokens_per_s >= 1 ? fmt::format("{:.1f}", tokens_per_s) : fmt::format("{:.2g}", tokens_per_s);
+}
+
 } // namespace llmplan

@@ -24,6 +24,12 @@ TEST(cli_plan_answers, summary_first_then_a_table_within_100_columns) {
     std::istringstream lines(r.out.substr(table + 1));
     for (std::string line; std::getline(lines, line);)
         EXPECT_LE(line.size(), 100u) << line;
+    // this machine: its own section, not a second time in the table; no speed printed as 0.0
+    std::size_t local = 0;
+    for (auto at = r.out.find("this machine ("); at != std::string::npos; at = r.out.find("this machine (", at + 1))
+        ++local;
+    EXPECT_EQ(local, 1u);
+    EXPECT_EQ(r.out.find(" 0.0 tokens/s"), std::string::npos);
 }
 
 TEST(cli_plan_answers, json_answers_name_their_kind_and_reasons_as_codes) {

@@ -27,7 +27,7 @@ const std::map<std::string, std::set<std::string>> known_flags = {
     {"rpc-server",   {"-H", "-p"}                                                                         },
     {"vllm",
      {"--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--gpu-memory-utilization",
-      "--max-num-seqs", "--kv-cache-dtype", "--distributed-executor-backend"}                             },
+      "--max-num-seqs", "--kv-cache-dtype", "--distributed-executor-backend", "--dtype"}                  },
     {"ray",          {"--head", "--port", "--address"}                                                    },
 };
 const std::set<std::string> ollama_env = {"OLLAMA_NUM_PARALLEL", "OLLAMA_FLASH_ATTENTION", "OLLAMA_KV_CACHE_TYPE"};

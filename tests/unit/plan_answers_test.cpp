@@ -3,7 +3,9 @@
 #include "llmplan/inference.h"
 #include "llmplan/plan.h"
 #include "llmplan/train_plan.h"
+#include "llmplan/units.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -164,6 +166,53 @@ TEST(train_launch, a_t4_trains_in_fp16_never_bf16) {
                 EXPECT_EQ(j["fp16"]["enabled"].get<bool>(), t4) << c.hardware;
             }
     }
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(plan_fit_ways, a_mac_short_of_its_wired_limit_is_told_the_command) {
+    // Llama-3.1-70B Q8_0 at 16k context needs about 76 GiB on Metal; a 96 GB Mac Studio's GPU may wire
+    // 72 GiB by default (3/4 of RAM), 88 GiB once raised to all but macOS's 8 GiB (hardware.h).
+    auto p         = llama("q8_0");
+    p.ctx          = 16384;
+    const auto& mc = hardware_row("Mac Studio M3 Ultra (28-core), 96GB");
+    const auto r   = make_plan(catalog_model("meta-llama/Llama-3.1-70B"), p, {&mc});
+    const auto& c  = r.candidates.front();
+    ASSERT_FALSE(c.fits);
+    const auto w = std::find_if(c.fit_options.begin(), c.fit_options.end(),
+                                [](const fit_option& f) { return f.way == fit_way::wired_limit; });
+    ASSERT_NE(w, c.fit_options.end());
+    EXPECT_TRUE(w->fits);
+    EXPECT_EQ(w->value, 88ull << 30);
+    EXPECT_EQ(w->setting, "sudo sysctl iogpu.wired_limit_mb=90112"); // 88 x 1024 MiB
+    EXPECT_EQ(apple_raised_wired_limit_bytes(16ull << 30), 0u); // 8 GiB is below the default 10.7: nothing to raise
+}
+
+TEST(plan_fit_ways, every_row_that_does_not_fit_has_its_ways_closest_first) {
+    // Llama-3.1-70B Q4_K_M on llama.cpp over the catalog: a smaller quant always brings a row closer,
+    // so every row short of memory carries at least one way, those that fit before those that do not.
+    const auto r =
+        make_plan(catalog_model("meta-llama/Llama-3.1-70B"), llama("q4_k_m"), builtin_hardware().candidates());
+    std::size_t short_rows = 0;
+    for (const auto& c : r.candidates) {
+        if (c.fits) continue;
+        ++short_rows;
+        EXPECT_FALSE(c.fit_options.empty()) << c.hardware;
+        for (std::size_t i = 1; i < c.fit_options.size(); ++i)
+            EXPECT_TRUE(c.fit_options[i - 1].fits || !c.fit_options[i].fits) << c.hardware;
+    }
+    EXPECT_GE(short_rows, 5u); // 8 on 2026-12-03: most rows fit it on 1-8 GPUs or with RAM
+}
+
+TEST(plan_text, a_speed_is_never_printed_as_zero) {
+    EXPECT_EQ(tokens_per_s_text(0), "unknown");
+    EXPECT_EQ(tokens_per_s_text(-1), "unknown");
+    EXPECT_EQ(tokens_per_s_text(0.018), "0.018"); // a 70B on a CPU that holds it with offload: slow, not 0.0
+    EXPECT_EQ(tokens_per_s_text(26.24), "26.2");
 }
 
 } // namespace
