@@ -7,6 +7,7 @@
 #include "hardware/names.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -118,6 +119,36 @@ void append_note(std::string& notes, std::string_view more) {
     if (more.empty()) return;
     if (!notes.empty()) notes += " ";
     notes += more;
+}
+
+/// The host socket behind a CPU-only cloud family (cloud_instances.csv's cpu_family), for its
+/// memory bandwidth: an instance gets its vCPUs' share of the socket's memory channels (a VM's
+/// vCPUs are pinned to one socket's cores and the channels are shared in proportion; a 2-socket
+/// bare-metal size gets both sockets). Peak = channels x 8 bytes x MT/s, as cpus.csv derives it.
+struct cloud_cpu_socket {
+    std::string_view family_word; ///< lower-case word of cpu_family
+    unsigned vcpus;               ///< vCPUs a socket holds
+    double bandwidth_gb_s;        ///< the socket's peak memory bandwidth
+    std::string_view basis;
+};
+// clang-format off
+constexpr std::array<cloud_cpu_socket, 2> cloud_cpu_sockets = {{
+    // AWS 7th-gen Intel (c7i/m7i/r7i): Xeon Platinum 8488C, 48 cores = 96 vCPUs a socket (the
+    // 48xlarge and metal-48xl sizes, 192 vCPUs, are 2 sockets); 8 channels of DDR5-4800 (cpus.csv,
+    // Xeon Platinum 8480+: 8 x 64 bit x 4800 MT/s = 307.2 GB/s)
+    {"sapphire rapids", 96, 307.2, "Sapphire Rapids socket: 96 vCPUs, 8 x DDR5-4800 = 307.2 GB/s"},
+    // AWS Graviton3 / 3E (c7g/c7gn/r7g): 64 cores = 64 vCPUs a socket (c7g.metal), 8 channels of
+    // DDR5-4800 (AWS: "first in the cloud to feature DDR5 memory", 50% more bandwidth than
+    // Graviton2's 8 x DDR4-3200 = 204.8 GB/s): 307.2 GB/s
+    {"graviton3", 64, 307.2, "Graviton3 socket: 64 vCPUs, 8 x DDR5-4800 = 307.2 GB/s"},
+}};
+// clang-format on
+
+const cloud_cpu_socket* cloud_cpu_socket_of(std::string_view family) {
+    const auto f = lower(family);
+    for (const auto& s : cloud_cpu_sockets)
+        if (f.find(s.family_word) != std::string::npos) return &s;
+    return nullptr;
 }
 
 /// A card's idle power where no row states it (data/hardware/SOURCES.md, "Idle power"). Measured
@@ -382,6 +413,13 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     if (fam.find("arm") != std::string::npos) d.avx512 = d.amx = false;
     if (fam.find("avx-512") != std::string::npos) d.avx512 = true;
     if (fam.find("amx") != std::string::npos) d.amx = true;
+    if (const auto* sock = d.gpu_count == 0 && vcpus ? cloud_cpu_socket_of(fam) : nullptr) {
+        const double share = static_cast<double>(*vcpus) / sock->vcpus;
+        d.host_memory_bandwidth_bytes_per_s =
+            static_cast<std::uint64_t>(std::llround(sock->bandwidth_gb_s * 1e9 * share));
+        append_note(d.notes, fmt::format("Memory bandwidth derived: {} vCPUs of a {} ({:.1f} GB/s).", *vcpus,
+                                         sock->basis, sock->bandwidth_gb_s * share));
+    }
     const device_spec* g =
         d.gpu_count > 0 && !d.gpu_model.empty() ? best_match(d.gpu_model, gpus, match_mode::link) : nullptr;
     // The provider's "GB" per GPU, exposed as that card's memory is (inline ECC as its row says); the

@@ -55,11 +55,13 @@ status read_recurrent(model_desc& m, const json& cfg, std::string_view path) {
         bool linear = (i + 1) % every != 0;
         if (types) {
             const json& t = (*types)[i];
-            if (!t.is_string() || (t != "linear_attention" && t != "full_attention" && t != "sliding_attention"))
+            // compared as a string_view: json == "..." trips GCC 12's -Warray-bounds (a false positive)
+            const std::string_view v = t.is_string() ? std::string_view(t.get_ref<const std::string&>()) : "";
+            if (v != "linear_attention" && v != "full_attention" && v != "sliding_attention")
                 return make_error(error_code::bad_value,
                                   fmt::format("{}; expected \"linear_attention\" or \"full_attention\"", t.dump()),
                                   fmt::format("{}:/layer_types/{}", path, i));
-            linear = t == "linear_attention";
+            linear = v == "linear_attention";
         }
         if (!linear) continue;
         auto& l                   = m.layers[i];

@@ -4,8 +4,13 @@
 #include "llmplan/document.h"
 
 #include <string>
+#include <vector>
 
 namespace llmplan::detail {
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut): how a
+/// table keeps a long name whole within 100 columns.
+std::vector<std::string> wrapped(const std::string& text, std::size_t width);
 
 std::string plan_text(const plan_document& d);
 std::string fit_text(const fit_hardware_result& r);

@@ -1,6 +1,7 @@
 // `llmplan fit`, `llmplan hardware` and `llmplan models` as text (moved from the CLI).
 #include "report/document_text.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace llmplan::detail {
@@ -60,8 +61,10 @@ std::string local_text(const local_machine& m, const device_spec& d, const std::
 }
 
 std::string catalog_table(const std::vector<device_spec>& rows) {
-    std::string s = fmt::format("{:<44} {:<7} {:>10} {:>10} {:>10} {:>10}  {}\n", "NAME", "KIND", "MEMORY", "BANDWIDTH",
-                                "BF16 TFLOPS", "PRICE", "GPU / PROVIDER");
+    // Within 100 columns: the name (30) and the GPU / provider (21) wrap onto more lines, whole.
+    constexpr std::size_t name_w = 30, extra_w = 21;
+    std::string s = fmt::format("{:<30} {:<7} {:>9} {:>10} {:>7} {:>9}  {}\n", "NAME", "KIND", "MEMORY", "BANDWIDTH",
+                                "BF16 TF", "PRICE", "GPU / PROVIDER");
     for (const auto& d : rows) {
         std::string mem = d.memory_bytes ? gb(d.memory_bytes) : gb(d.host_memory_bytes);
         if (d.gpu_count > 1) mem = fmt::format("{}x{}", d.gpu_count, gb(d.memory_bytes));
@@ -70,10 +73,15 @@ std::string catalog_table(const std::vector<device_spec>& rows) {
         const auto price = d.price_usd_per_hour ? fmt::format("${:.2f}/h", *d.price_usd_per_hour)
                            : d.price_usd        ? fmt::format("${:.0f}", *d.price_usd)
                                                 : std::string("?");
-        std::string extra =
-            d.kind == hardware_kind::cloud ? fmt::format("{} {}", d.provider, d.gpu_model) : d.gpu_model;
-        s += fmt::format("{:<44} {:<7} {:>10} {:>10} {:>10} {:>10}  {}\n", d.name.substr(0, 44), to_string(d.kind), mem,
-                         bw, tflops(d.bf16_flops), price, extra);
+        const auto name  = wrapped(d.name, name_w);
+        const auto extra = wrapped(
+            d.kind == hardware_kind::cloud ? fmt::format("{} {}", d.provider, d.gpu_model) : d.gpu_model, extra_w);
+        s += fmt::format("{:<30} {:<7} {:>9} {:>10} {:>7} {:>9}  {}\n", name[0], to_string(d.kind), mem, bw,
+                         tflops(d.bf16_flops), price, extra[0]);
+        for (std::size_t i = 1; i < std::max(name.size(), extra.size()); ++i) {
+            const std::string more = i < extra.size() ? extra[i] : std::string();
+            s += fmt::format("{:<30} {:>46}  {}\n", i < name.size() ? name[i] : std::string(), "", more);
+        }
     }
     return s;
 }
@@ -109,7 +117,10 @@ std::string fit_text(const fit_hardware_result& r) {
 std::string hardware_text(const hardware_document& d) {
     if (d.what == hardware_request::mode::local) return local_text(d.machine, d.local, d.cache_file);
     if (d.what == hardware_request::mode::check) {
-        std::string s = fmt::format("{} of {} rows are ranked; {} rows a person buys or rents lack a figure:\n",
+        // Ranked rows are those with every figure (hardware_catalog::candidates), so this list is
+        // what the planner leaves out, and why.
+        std::string s = fmt::format("{} of {} rows are ranked, each with memory, bandwidth, compute, price and power.\n"
+                                    "{} rows a person buys or rents are not ranked, for the figures they lack:\n",
                                     d.ranked, d.catalog_size, d.rows.size());
         for (const auto& r : d.rows) {
             std::string miss;

@@ -21,28 +21,6 @@ std::string money(const std::optional<double>& v) {
 /// Width of the hardware column: the table's other columns take 68, so a row stays within 100.
 constexpr std::size_t name_width = 30;
 
-/// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut).
-std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
-    std::vector<std::string> out(1);
-    std::size_t at = 0;
-    while (at < text.size()) {
-        std::size_t end = text.find(' ', at);
-        if (end == std::string::npos) end = text.size();
-        std::string word = text.substr(at, end - at);
-        at               = end + 1;
-        while (word.size() > width) {
-            if (!out.back().empty()) out.emplace_back();
-            out.back() = word.substr(0, width);
-            word       = word.substr(width);
-            out.emplace_back();
-        }
-        if (!out.back().empty() && out.back().size() + 1 + word.size() > width) out.emplace_back();
-        if (!out.back().empty()) out.back() += ' ';
-        out.back() += word;
-    }
-    return out;
-}
-
 std::string row_text(const plan_candidate& c) {
     const auto name = wrapped(c.hardware, name_width);
     // an unknown speed (a missing figure) is "-", never 0
@@ -189,6 +167,27 @@ std::string train_table(const plan_result& p, std::uint64_t train_tokens, std::s
 }
 
 } // namespace
+
+std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
+    std::vector<std::string> out(1);
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(at, end - at);
+        at               = end + 1;
+        while (word.size() > width) {
+            if (!out.back().empty()) out.emplace_back();
+            out.back() = word.substr(0, width);
+            word       = word.substr(width);
+            out.emplace_back();
+        }
+        if (!out.back().empty() && out.back().size() + 1 + word.size() > width) out.emplace_back();
+        if (!out.back().empty()) out.back() += ' ';
+        out.back() += word;
+    }
+    return out;
+}
 
 std::string plan_text(const plan_document& d) {
     if (d.estimate.training) return train_table(d.plan, d.train_tokens, d.top);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <tuple>
 
@@ -369,6 +370,36 @@ TEST(hardware_catalog, ids_and_names_with_commas) {
         ids.push_back(d.id);
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()); // unique
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(hardware_catalog, a_cpu_instance_gets_its_share_of_the_socket_bandwidth) {
+    // Sapphire Rapids (c7i/m7i/r7i): 96 vCPUs a socket, 8 x DDR5-4800 = 307.2 GB/s; Graviton3 64 vCPUs.
+    const auto& cat = builtin_hardware();
+    auto bw         = [&](const char* name) { return *(*cat.lookup(name))->host_memory_bandwidth_bytes_per_s; };
+    EXPECT_EQ(bw("c7i.large"), 6'400'000'000u);                        // 2 of 96 vCPUs
+    EXPECT_EQ(bw("c7i.48xlarge"), 614'400'000'000u);                   // 192 vCPUs: both sockets
+    EXPECT_EQ(bw("c7g.metal"), 307'200'000'000u);                      // 64 of 64
+    EXPECT_EQ(bw("r7g.16xlarge"), 307'200'000'000u);                   // 64 of 64
+    EXPECT_TRUE(missing_figures(**cat.lookup("m7i.2xlarge")).empty()); // ranked now
+}
+
+TEST(hardware_catalog, the_list_stays_within_100_columns_and_rows_are_found_by_id) {
+    const auto r = test::run_cli("hardware list");
+    ASSERT_EQ(r.status, 0);
+    const std::string& out = r.out;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);)
+        EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_NE(out.find("MacBook Pro 16\" M4 Max"), std::string::npos); // names whole, wrapped
+    const auto& cat = builtin_hardware();
+    ASSERT_TRUE(cat.lookup("mac-studio-m3-ultra-28-core-96gb").has_value());
+    EXPECT_EQ((*cat.lookup("mac-studio-m3-ultra-28-core-96gb"))->name, "Mac Studio M3 Ultra (28-core), 96GB");
 }
 
 } // namespace
