@@ -265,9 +265,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (N > 1 && p.zero_stage == 0) {
         g.gradients += P * grad_b + Ps * saved_b; // DDP's flat gradient buckets (gradient_as_bucket_view=False)
         note("DDP keeps a second copy of the gradients in its all-reduce buckets");
-    } else if (N > 1 && p.zero_stage <= 2 && row.deepspeed_zero) {
-        // DeepSpeed reduce + allgather buckets, double-buffered with overlap_comm.
-        g.gradients += 2 * std::min(detail::ds_bucket_elements, P + Ps) * grad_b;
+    } else if (p.zero_stage >= 1 && p.zero_stage <= 2 && row.deepspeed_zero) {
+        // DeepSpeed ZeRO-1/2: every backward() allocates the gradient-reduction (IPG) buffer, reduce_bucket_size
+        // elements of the model's 16-bit dtype, and a second one with overlap_comm (stage_1_and_2.py; the config
+        // below sets both), whatever the number of trained parameters and on one GPU as on several.
+        g.gradients += 2 * detail::ds_bucket_elements * dense_b;
     } else if (p.zero_stage == 3 && (N > 1 || row.deepspeed_zero)) {
         if (row.deepspeed_zero) {
             // DeepSpeed ZeRO-3 keeps gathered 16-bit parameters alive up to stage3_max_live_parameters

@@ -199,6 +199,11 @@ const std::map<std::string, std::string>& known_misses() {
             "DeepSpeed ZeRO-3 full fine-tuning shows 25 bytes a parameter on one GPU (20 counted: bf16 params + fp32 "
             "master, Adam, fp32 and bf16 grads, the live gathered params); the rest is not in DeepSpeed's documented "
             "buffers");
+        add({"qwen1_readme_profiling#49", "qwen1_readme_profiling#50"},
+            "Qwen-7B LoRA on 4 GPUs (DeepSpeed ZeRO-2) at 4096-8192: 3-4 GiB a GPU above the allocations counted, "
+            "as the single-GPU 7B row at 4096 (-9.2%); inside the 12% tolerance but 10-11% under, since DeepSpeed's "
+            "reduce buffers are counted at their real 2 x 2e8 bf16 elements (0.75 GiB; before: 2 x the 143 M "
+            "adapter params in fp32, 1.07 GiB); the default trainer's reserve term covers them");
         add({"qwen1_readme_profiling#56"}, "Qwen-14B LoRA at 8192: 11% under; the 7B and 1.8B rows at 8192 pass");
         add({"qwen1_readme_profiling#63", "qwen1_readme_profiling#64", "qwen1_readme_profiling#77"},
             "Qwen Int4 Q-LoRA of 14B/72B at short seq: 1.7-2.9 GiB more than the weights and adapter state "
@@ -229,9 +234,8 @@ const std::map<std::string, std::string>& known_misses() {
             "the allocation for 7900 packed, 29698 and 87543 samples; #118 and #88 pass); #116 adds DDP: 7.6 GiB "
             "over #118, not in DDP's documented buffers for 0.02 B trained params");
         add({"ms_swift_benchmark#120"},
-            "Qwen1.5-7B AWQ in the same Tuners table (87543 samples: 3-4.5 GiB of its 6.7 GiB gap is the grown "
-            "reserve, as #112); the rest: auto-awq's training path dequantizes to fp16 (not counted beyond one "
-            "matrix)");
+            "Qwen1.5-7B AWQ in the same Tuners table (87543 samples): the reserve #112 grew to (3.2x the transient "
+            "beyond the allocation) gives 23.6 GiB, -3%; the 1.5x fitted over the whole table gives 17.5");
         return r;
     }();
     return m;
