@@ -54,12 +54,14 @@ status read_recurrent(model_desc& m, const json& cfg, std::string_view path) {
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         bool linear = (i + 1) % every != 0;
         if (types) {
-            const json& t = (*types)[i];
-            if (!t.is_string() || (t != "linear_attention" && t != "full_attention" && t != "sliding_attention"))
+            // Compared as std::string: json == const char* trips GCC 12's -Warray-bounds (a false positive).
+            const json& t          = (*types)[i];
+            const std::string kind = t.is_string() ? t.get<std::string>() : std::string();
+            if (kind != "linear_attention" && kind != "full_attention" && kind != "sliding_attention")
                 return make_error(error_code::bad_value,
                                   fmt::format("{}; expected \"linear_attention\" or \"full_attention\"", t.dump()),
                                   fmt::format("{}:/layer_types/{}", path, i));
-            linear = t == "linear_attention";
+            linear = kind == "linear_attention";
         }
         if (!linear) continue;
         auto& l                   = m.layers[i];

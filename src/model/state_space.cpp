@@ -83,7 +83,7 @@ const family* find_family(std::string_view model_type) {
 result<std::uint64_t> size_at(const json& cfg, const char* key, std::uint64_t fallback, std::string_view path) {
     if (key == nullptr) return fallback;
     auto it = cfg.find(key);
-    if (it == cfg.end() || it->is_null() || (it->is_string() && *it == "auto")) return fallback;
+    if (it == cfg.end() || it->is_null() || (it->is_string() && it->get<std::string>() == "auto")) return fallback;
     if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > (1ll << 24))
         return make_error(error_code::bad_value,
                           fmt::format("{} is {}; expected a size from 0 to 16777216", key, it->dump()),
@@ -193,12 +193,13 @@ result<std::string> layer_letters(const family& f, const json& cfg, const model_
                               fmt::format("{}:/layer_types", path));
         std::string s;
         for (std::size_t i = 0; i < n; ++i) {
-            const json& t = (*it)[i];
-            if (t != "mamba" && t != "attention")
+            const json& t          = (*it)[i];
+            const std::string kind = t.is_string() ? t.get<std::string>() : std::string();
+            if (kind != "mamba" && kind != "attention")
                 return make_error(error_code::bad_value,
                                   fmt::format("{}; expected \"mamba\" or \"attention\"", t.dump()),
                                   fmt::format("{}:/layer_types/{}", path, i));
-            s += t == "mamba" ? 'M' : '*';
+            s += kind == "mamba" ? 'M' : '*';
         }
         return s;
     }
