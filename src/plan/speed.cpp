@@ -173,6 +173,15 @@ double attention_bytes_per_query_head(const model_desc& m, dtype kv, std::uint64
 
 } // namespace
 
+double transformers_moe_host_seconds(const model_desc& m) {
+    if (!m.is_moe()) return 0;
+    std::uint64_t moe_layers = 0;
+    for (const auto& l : m.layers)
+        moe_layers += l.is_moe ? 1 : 0;
+    if (moe_layers == 0) moe_layers = m.n_layer; // layer list without the flag: every layer routed
+    return static_cast<double>(moe_layers) * static_cast<double>(m.moe.n_expert) * transformers_moe_expert_seconds;
+}
+
 std::uint64_t decode_weight_bytes_per_step(const model_desc& m, const inference_estimate& e) {
     return static_cast<std::uint64_t>(static_cast<double>(e.weights.bytes) * moe_read_share(m));
 }
@@ -219,7 +228,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         // transformers off CUDA (CPU, Apple MPS) runs the same Python per layer: its host time is a
         // floor here too (not fitted off CUDA; the CUDA figure is the lower bound we know).
         if (p.engine == engine_kind::transformers) {
-            t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds;
+            t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds + transformers_moe_host_seconds(m);
             t.seconds = std::max(t.weights_s + t.attention_s, t.host_s);
         }
         return t;
@@ -239,7 +248,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         attention_bytes_per_query_head(m, e.kv_type, context) * batch / (transformers_attention_efficiency * bw);
     const double per_layer = transformers_layer_seconds +
                              (quantized && f != weight_format::gptq_int4 ? transformers_quant_layer_seconds : 0.0);
-    t.host_s  = static_cast<double>(m.n_layer) * per_layer;
+    t.host_s  = static_cast<double>(m.n_layer) * per_layer + transformers_moe_host_seconds(m);
     t.seconds = std::max(t.host_s, t.weights_s + t.attention_s);
     return t;
 }
