@@ -259,5 +259,31 @@ TEST(SpeedAccuracy, TransformersMoeLoopsOverEveryExpert) {
     EXPECT_LT(decode_step(*m, *el, p, 2039e9, 0.565, 1, 1024).host_s, 28 * 0.2e-3);
 }
 
+// vLLM's quantized GEMMs at batch 1 never finish under 10 us each (src/plan/speed.cpp,
+// quantized_gemm_floor_s): Qwen2.5-0.5B (24 layers x 4 merged GEMMs; its largest, gate/up, is
+// 896 x 9728 = 8.7M weights = 4.5 us of unpacking at 19.5 TFLOPS / 10 FLOPs a weight) pays the floor
+// 96 times, 0.96 ms, plus its 16-bit tied embedding read as the output head at 0.8 x 2039 GB/s.
+// Measured (qwen25_speed_tables.json, vLLM 0.6.3, A100, GPTQ-Int4 input 1): 260.9 tokens/s = 3.83 ms
+// a step; planned 3 ms + 0.96 ms + 0.17 ms = 4.1 ms.
+TEST(SpeedAccuracy, VllmQuantizedGemmsHaveAFloor) {
+    auto m = load_model("Qwen/Qwen2.5-0.5B-Instruct");
+    ASSERT_TRUE(m.has_value());
+    ASSERT_EQ(m->n_layer, 24u);
+    inference_params p;
+    p.engine     = engine_kind::vllm;
+    p.weights    = *parse_weight_choice("gptq-int4");
+    p.ctx        = 1;
+    const auto e = estimate_inference(*m, p);
+    ASSERT_TRUE(e.has_value());
+    chip_rates a100;
+    a100.bandwidth_bytes_per_s = 2039e9;
+    a100.efficiency            = 0.80;
+    a100.fp32_flops            = 19.5e12;
+    const auto step            = decode_step(*m, *e, p, a100, 1, 1);
+    const double dense_s       = static_cast<double>(e->weights.unquantized_bytes) / (0.80 * 2039e9);
+    EXPECT_NEAR(step.weights_s, dense_s + 96 * 10e-6, 1e-9);
+    EXPECT_NEAR(step.seconds, 4.1e-3, 0.1e-3);
+}
+
 } // namespace
 } // namespace llmplan
