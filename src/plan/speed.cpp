@@ -81,6 +81,19 @@ constexpr std::array<overhead_row, 6> decode_overhead_table{
      }
 };
 
+/// llama.cpp decode attention without flash attention: K.q and V.softmax are ggml_mul_mat calls that
+/// broadcast each KV head over its group of query heads, so every cached K and V row is streamed once
+/// per query head (n_head / n_head_kv times a KV head's bytes). What those extra reads cost, as a
+/// multiple of the per-query-head bytes at the weights' bandwidth share, fitted on the growth of
+/// the step from tg512 to tg8192 (average context 256 -> 4096) in xiongjiedai_llama3.json (Llama-3 8B
+/// GQA 4 and 70B GQA 8, F16 and Q4_K_M, one GPU): CUDA 0.64 (median of 27; 0.6-0.7 on A100, H100,
+/// A40, A6000, L40S, RTX 4090 for both model sizes: part of the repeated rows come from L2), Metal 1.8
+/// (median of 11, M1 Max to M2 Ultra: the softmax and scale passes over the scores add to it). Against
+/// the KV head's bytes the same growth is 2.3-3.0x for the 8B and 4.2-5.7x for the 70B: it follows
+/// the group size, not a constant. With flash attention (-fa) each KV row is read once.
+constexpr double llamacpp_unfused_attention_cuda  = 0.64;
+constexpr double llamacpp_unfused_attention_metal = 1.8;
+
 /// vLLM's GPTQ/AWQ/int4/int8 matrix-vector kernels at batch 1 unpack, scale and multiply each weight:
 /// about 10 vector FLOPs a weight. A100 (19.5 TFLOPS FP32): 2.0e12 weights/s, what the Qwen2.5 7B-32B
 /// AWQ and GPTQ-Int4 rows at input 1 leave after the 3 ms step (14B AWQ: 92.7 tokens/s, 14.7e9 weights
@@ -284,6 +297,12 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         }
         t.attention_s =
             static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(context) * batch / (efficiency * bw);
+        if (p.engine == engine_kind::llama_cpp && !p.flash_attn && p.device != device_kind::cpu) {
+            const double share =
+                p.device == device_kind::metal ? llamacpp_unfused_attention_metal : llamacpp_unfused_attention_cuda;
+            t.attention_s = std::max(t.attention_s, share * attention_bytes_per_query_head(m, e.kv_type, context) *
+                                                        batch / (efficiency * bw));
+        }
         const step_overhead o = decode_overhead(p.engine, p.device);
         t.host_s              = static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
         t.seconds             = t.weights_s + t.attention_s + t.host_s;

@@ -285,5 +285,33 @@ TEST(SpeedAccuracy, VllmQuantizedGemmsHaveAFloor) {
     EXPECT_NEAR(step.seconds, 4.1e-3, 0.1e-3);
 }
 
+// llama.cpp without flash attention streams each cached K/V row once per query head (its GQA
+// broadcast in ggml_mul_mat): Llama-3-8B (32 layers, 32 query heads of 8 KV heads, head dim 128, f16
+// cache) reads 32 x 32 x 256 x 2 = 512 KiB a cached token instead of 128 KiB. On an A100 SXM (0.565 x
+// 2039 GB/s) at 4096 tokens: 0.64 x 2.147 GB / 1152 GB/s = 1.19 ms, with -fa 0.537 GB / 1152 GB/s =
+// 0.47 ms. Measured (xiongjiedai_llama3.json, Q4_K_M): tg512 135.04 -> tg8192 115.92 tokens/s, 1.22 ms
+// more a step for 3840 more tokens of context on average.
+TEST(SpeedAccuracy, LlamaCppUnfusedAttentionReadsPerQueryHead) {
+    auto m = load_model("meta-llama/Meta-Llama-3-8B");
+    ASSERT_TRUE(m.has_value());
+    inference_params p;
+    p.engine     = engine_kind::llama_cpp;
+    p.weights    = *parse_weight_choice("q4_k_m");
+    p.ctx        = 4096;
+    const auto e = estimate_inference(*m, p);
+    ASSERT_TRUE(e.has_value());
+    const double bw    = 0.565 * 2039e9;
+    const auto unfused = decode_step(*m, *e, p, 2039e9, 0.565, 1, 4096);
+    EXPECT_NEAR(unfused.attention_s, 0.64 * 32.0 * 32 * 256 * 2 * 4096 / bw, 1e-9);
+    p.flash_attn     = true;
+    const auto fused = decode_step(*m, *e, p, 2039e9, 0.565, 1, 4096);
+    EXPECT_NEAR(fused.attention_s, 32.0 * 8 * 256 * 2 * 4096 / bw, 1e-9);
+    const auto at_256   = decode_step(*m, *e, p, 2039e9, 0.565, 1, 256);
+    p.flash_attn        = false;
+    const double growth = unfused.seconds - decode_step(*m, *e, p, 2039e9, 0.565, 1, 256).seconds; // 3840 more tokens
+    EXPECT_NEAR(growth, 1.0 / 115.92 - 1.0 / 135.04, 0.15e-3);
+    EXPECT_LT(fused.seconds - at_256.seconds, growth / 2);
+}
+
 } // namespace
 } // namespace llmplan
