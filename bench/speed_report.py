@@ -24,7 +24,10 @@ NOTES = """\
   bytes a step reads over the share of peak bandwidth an engine reaches on that memory, plus a
   fixed time per layer (llama.cpp) or per step (vLLM); transformers = max(host dispatch, GPU), the
   host time growing with layers and, for MoE, with every expert of every MoE layer (its Python loop
-  over experts: Qwen2-57B-A14B 4.8-5.5 tokens/s measured, ~40 predicted before); prefill = FLOPs over
+  over experts: Qwen2-57B-A14B 4.8-5.5 tokens/s measured, ~40 predicted before); vLLM's quantized
+  GEMMs at batch 1 at least 10 us each (small matrices do not fill the SMs); llama.cpp decode
+  attention without flash attention reads each K/V row once per query head (GQA broadcast), which
+  is why its steps grow 2-6x faster with depth than the KV cache's bytes say; prefill = FLOPs over
   the engine's share of the chip's matmul rate, attention at a lower share.
 - `count_differs`: score_speed.py passes no GPU count (its options are --engine, --weights, --ctx,
   --prompt, --batch, --gpu-memory-utilization, --flash-attn, --hardware): llmplan picks the fewest
@@ -49,8 +52,11 @@ NOTES = """\
 - vLLM 0.4.2 (qwen2_speed_tables) falls back from CUDA graphs to eager mode when the context passes
   max_seq_len_to_capture (8192): 0.5B and 1.5B lose ~0.2 ms a layer a step at 14k-30k inputs. vLLM
   0.6.3 (qwen25_speed_tables) shows no such loss at the same inputs, and V1 has no such limit: not
-  modelled. Small GPTQ/AWQ models on vLLM (0.5B-3B) run 15-35% below the bytes-and-unpack model, and
-  vLLM 0.4.2's fused MoE kernel ran Qwen2-57B-A14B at a third of its bytes' rate: not modelled.
+  modelled (16 over25 rows of qwen2_speed_tables). vLLM 0.4.2's AWQ kernel (before awq_marlin) and
+  its fused MoE kernel (Qwen2-57B-A14B at a third of its bytes' rate) are slower than 0.6.3's: not
+  modelled either (9 more rows).
+- Apple M1 Max in xiongjiedai_llama3 decodes 25-45% below the same chip in the Apple Silicon table
+  (a MacBook Pro under load): left as measured.
 """
 
 
