@@ -184,6 +184,10 @@ struct model_desc {
     std::string id;       ///< catalog id, path, or file name
     std::string arch;     ///< model_type ("llama", "qwen2", "deepseek_v3", "gemma3_text" ...)
     std::string hf_class; ///< architectures[0] when known
+    /// llama.cpp's architecture name (LLM_ARCH: "llama", "qwen2moe", "deci" ...): a GGUF's
+    /// general.architecture, or the one llama.cpp's converter writes for an HF family (empty when it
+    /// has none). Rules that follow llama.cpp's code look it up in its facts table (gguf_keys.cpp).
+    std::string gguf_arch;
     std::uint32_t n_layer       = 0;
     std::uint64_t n_embd        = 0;
     std::uint64_t n_vocab       = 0;

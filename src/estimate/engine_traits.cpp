@@ -17,7 +17,7 @@ constexpr std::array<engine_traits, 3> engines{{
     {engine_kind::llama_cpp,    "llama.cpp",    true,  true, true,  false,  true,  true,  false, true,  launch::llama_server, "f32 f16 bf16 q8_0 q4_0", true },
     // vLLM: CUDA GPUs only (its estimate covers the CUDA worker).
     {engine_kind::vllm,         "vllm",         false, true, false, true,   false, true,  true,  true,  launch::vllm_serve,   "f32 f16 bf16 fp8",       false},
-    {engine_kind::transformers, "transformers", true,  true, true,  false,  false, false, false, false, launch::none,         "f32 f16 bf16 q8_0",      false},
+    {engine_kind::transformers, "transformers", true,  true, true,  false,  false, false, false, false, launch::python_pipeline, "f32 f16 bf16 q8_0", false},
 }};
 // clang-format on
 

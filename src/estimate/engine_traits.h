@@ -30,7 +30,7 @@ struct engine_traits {
     bool pads_kv;
     /// How its launch line is built (launch.cpp): a llama-server/ollama line, a `vllm serve` line
     /// (CUDA only), or none (transformers is a library called from the user's own script).
-    enum class launch_kind : std::uint8_t { llama_server, vllm_serve, none } launch;
+    enum class launch_kind : std::uint8_t { llama_server, vllm_serve, python_pipeline, none } launch;
     /// KV cache element types it offers (--kv-type), as printed. llama.cpp: --cache-type-k/v
     /// (common/arg.cpp kv_cache_types); vLLM: --kv-cache-dtype auto/fp8; transformers: the model's
     /// dtype, or an int8 cache with per-token scales (Qwen-1's use_cache_quantization, quanto's

@@ -8,6 +8,7 @@
 #include "estimate/gguf_recipe.h"
 
 #include "estimate/llama_ftype.h"
+#include "model/gguf_keys.h"
 
 #include <algorithm>
 #include <array>
@@ -183,15 +184,24 @@ model_facts facts_of(const model_desc& m) {
     f.n_expert = static_cast<int>(m.moe.n_expert);
     if (!m.layers.empty() && m.layers[0].n_head_kv > 0)
         f.n_gqa = static_cast<int>(m.layers[0].n_head / m.layers[0].n_head_kv);
-    f.falcon = m.arch == "falcon" || m.arch == "RefinedWeb" || m.arch == "RefinedWebModel";
-    // llama-model.cpp load_hparams: 80 layers is LLM_TYPE_70B for LLAMA (grouped KV, not MoE; MHA is
-    // 65B), QWEN2 and DECI (Nemotron-NAS); mistral configs convert to LLAMA.
-    const bool gqa = !m.layers.empty() && m.layers[0].n_head != m.layers[0].n_head_kv;
-    f.is_70b       = f.n_layer == 80 && (((m.arch == "llama" || m.arch == "mistral") && gqa && f.n_expert == 0) ||
-                                   m.arch == "qwen2" || m.arch == "deci" || m.arch == "nemotron-nas");
-    f.tied         = m.tensors.empty() ? m.tied_embd
-                                       : std::none_of(m.tensors.begin(), m.tensors.end(),
-                                                      [](const tensor_desc& u) { return u.role == tensor_role::output; });
+    // The architecture as llama.cpp names it (an HF family's converter name; mistral is LLAMA).
+    const auto& arch = detail::arch_facts(m.gguf_arch);
+    f.falcon         = arch.falcon_quant_rules;
+    const bool gqa   = !m.layers.empty() && m.layers[0].n_head != m.layers[0].n_head_kv;
+    switch (arch.type_70b) {
+    case detail::type_70b_rule::never:
+        f.is_70b = false;
+        break;
+    case detail::type_70b_rule::at_80_layers:
+        f.is_70b = f.n_layer == 80;
+        break;
+    case detail::type_70b_rule::at_80_layers_gqa_dense:
+        f.is_70b = f.n_layer == 80 && gqa && f.n_expert == 0;
+        break;
+    }
+    f.tied = m.tensors.empty() ? m.tied_embd
+                               : std::none_of(m.tensors.begin(), m.tensors.end(),
+                                              [](const tensor_desc& u) { return u.role == tensor_role::output; });
     return f;
 }
 

@@ -15,58 +15,58 @@ using ms = moe_style;
 // layer), checked by the parameter counts of tests/unit/param_count_test.cpp against the Hub totals.
 // clang-format off
 constexpr std::array arch_rows{
-//  model_type     ffn        norm       pos         qkvb   outb   ffnb   normb  qknorm paral  postn  fqkv   fgu    tied   outb   swa             moe          legacy
-arch_row{"llama",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
-arch_row{"mistral",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
-arch_row{"mixtral",     fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::mixtral, false},
-arch_row{"qwen2",       fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
-arch_row{"qwen2_moe",   fk::moe,   nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false},
-arch_row{"qwen3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none, false},
-arch_row{"qwen3_moe",   fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen3_moe, false},
-arch_row{"gemma",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false},
-arch_row{"gemma2",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, true,  false, false, true,  false, lp::every_other, ms::none, false},
-arch_row{"gemma3",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::every_nth,   ms::none, false},
-arch_row{"phi",         fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none, false},
-arch_row{"phi3",        fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, false},
-arch_row{"gpt2",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false},
-arch_row{"gpt_bigcode", fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false},
-arch_row{"gpt_neox",    fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, true,  false, false, false, lp::none,        ms::none, false},
-arch_row{"gptj",        fk::plain, nk::layer, pk::rope,    false, false, true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none, false},
-arch_row{"opt",         fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false},
-arch_row{"bloom",       fk::plain, nk::layer, pk::alibi,   true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false},
-arch_row{"falcon",      fk::plain, nk::layer, pk::rope,    false, false, false, true,  false, true,  false, true,  false, true,  false, lp::none,        ms::none, false},
-arch_row{"starcoder2",  fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false},
-arch_row{"deepseek_v2", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false},
-arch_row{"deepseek_v3", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false},
-arch_row{"gpt_oss",     fk::moe,   nk::rms,   pk::rope,    true,  true,  false, false, false, false, false, false, false, false, false, lp::from_config, ms::gpt_oss, false},
-arch_row{"glm4",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, true,  false, true,  false, false, lp::none,        ms::none, false},
-arch_row{"cohere",      fk::gated, nk::layer, pk::rope,    false, false, false, false, false, true,  false, false, false, true,  false, lp::none,        ms::none, false},
-arch_row{"bert",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false},
-arch_row{"qwen",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true },
-arch_row{"internlm2",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, false},
-arch_row{"olmo2",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none, false},
+//  model_type     ffn        norm       pos         qkvb   outb   ffnb   normb  qknorm paral  postn  fqkv   fgu    tied   outb   swa             moe          legacy gguf_arch quirks
+arch_row{"llama",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "llama", {}},
+arch_row{"mistral",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "llama", {}},
+arch_row{"mixtral",     fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::mixtral, false, "llama", {}},
+arch_row{"qwen2",       fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "qwen2", {.fixed_qkv_bias = true}},
+arch_row{"qwen2_moe",   fk::moe,   nk::rms,   pk::rope,    true,  false, false, false, false, false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false, "qwen2moe", {.fixed_qkv_bias = true}},
+arch_row{"qwen3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none, false, "qwen3", {}},
+arch_row{"qwen3_moe",   fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen3_moe, false, "qwen3moe", {}},
+arch_row{"gemma",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "gemma", {}},
+arch_row{"gemma2",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, true,  false, false, true,  false, lp::every_other, ms::none, false, "gemma2", {}},
+arch_row{"gemma3",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::every_nth,   ms::none, false, "gemma3", {.gemma3_defaults = true}},
+arch_row{"phi",         fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none, false, "phi2", {}},
+arch_row{"phi3",        fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, false, "phi3", {}},
+arch_row{"gpt2",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false, "gpt2", {}},
+arch_row{"gpt_bigcode", fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false, "starcoder", {}},
+arch_row{"gpt_neox",    fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, true,  false, false, false, lp::none,        ms::none, false, "gptneox", {}},
+arch_row{"gptj",        fk::plain, nk::layer, pk::rope,    false, false, true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none, false, "gptj", {}},
+arch_row{"opt",         fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false, "", {.pos_offset_2 = true}},
+arch_row{"bloom",       fk::plain, nk::layer, pk::alibi,   true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false, "bloom", {.embd_norm = true}},
+arch_row{"falcon",      fk::plain, nk::layer, pk::rope,    false, false, false, true,  false, true,  false, true,  false, true,  false, lp::none,        ms::none, false, "falcon", {.new_decoder_norms = true}},
+arch_row{"starcoder2",  fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false, "starcoder2", {}},
+arch_row{"deepseek_v2", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek2", {}},
+arch_row{"deepseek_v3", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek2", {}},
+arch_row{"gpt_oss",     fk::moe,   nk::rms,   pk::rope,    true,  true,  false, false, false, false, false, false, false, false, false, lp::from_config, ms::gpt_oss, false, "gpt-oss", {}},
+arch_row{"glm4",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, true,  false, true,  false, false, lp::none,        ms::none, false, "glm4", {.out_never_biased = true}},
+arch_row{"cohere",      fk::gated, nk::layer, pk::rope,    false, false, false, false, false, true,  false, false, false, true,  false, lp::none,        ms::none, false, "command-r", {}},
+arch_row{"bert",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false, "bert", {.encoder = true, .embd_norm = true}},
+arch_row{"qwen",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true , "qwen", {.fixed_qkv_bias = true, .ff_is_sum = true}},
+arch_row{"internlm2",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, false, "internlm2", {}},
+arch_row{"olmo2",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::none, false, "olmo2", {.qk_norm_full = true}},
 // SmolLM3: Llama blocks (modeling_smollm3.py; no_rope_layers only skips RoPE, no weights) with tied
 // embeddings by default (configuration_smollm3.py: tie_word_embeddings=True).
-arch_row{"smollm3",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false},
+arch_row{"smollm3",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "smollm3", {}},
 // Llama 4 (modeling_llama4.py): Llama attention (its qk norm is a weightless L2 norm), Llama4TextMoe
 // in the layers of moe_layers / interleave_moe_layer_step, Llama4TextMLP(intermediate_size_mlp) in the others.
-arch_row{"llama4_text", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::llama4, false},
-arch_row{"nemotron-nas",fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false},
+arch_row{"llama4_text", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::llama4, false, "llama4", {}},
+arch_row{"nemotron-nas",fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "deci", {.block_configs = true}},
 // ChatGLM2/3 and GLM-4-9B (THUDM remote code modeling_chatglm.py): one fused query_key_value with
 // bias (add_qkv_bias) sized by multi_query_group_num x kv_channels, dense without bias
 // (add_bias_linear false), fused dense_h_to_4h (SwiGLU), RMSNorm, untied output_layer.
-arch_row{"chatglm",     fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, true },
+arch_row{"chatglm",     fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, true , "chatglm", {}},
 // Baichuan 2 (baichuan-inc remote code modeling_baichuan.py): Llama blocks with a fused W_pack
 // q/k/v, no biases, RMSNorm, untied lm_head (NormHead normalises it at run time, no extra weight).
 // The 13B uses ALiBi instead of RoPE; neither has position weights.
-arch_row{"baichuan",    fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true },
+arch_row{"baichuan",    fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  false, false, false, lp::none,        ms::none, true , "baichuan", {}},
 // EXAONE 4 (modeling_exaone4.py): the same block shape as OLMo 2 (q_norm/k_norm, post-attention
 // and post-feedforward norms, no pre-norms), sliding/full per layer_types.
-arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false},
+arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false, "exaone4", {}},
 // Qwen3-Next (modeling_qwen3_next.py): Qwen3-MoE blocks with a gated shared expert (Qwen2-MoE style),
 // q/k norms, attention whose q_proj also yields an output gate, and Gated DeltaNet layers in
 // between (model/recurrent.cpp, from layer_types / full_attention_interval).
-arch_row{"qwen3_next",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false},
+arch_row{"qwen3_next",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false, "qwen3next", {}},
 };
 // clang-format on
 

@@ -26,6 +26,21 @@ enum class moe_style : std::uint8_t {
     llama4,    ///< fused gate_up experts + one shared expert; dense layers use intermediate_size_mlp
 };
 
+/// What a family's modeling code does that no config key says, beyond the columns of arch_row. Each
+/// flag names its source where the row sets it.
+struct family_quirks {
+    bool gemma3_defaults   = false; ///< Gemma3TextConfig defaults for keys the Hub configs omit
+    bool qk_norm_full      = false; ///< q/k norms span n_head x head_dim (Olmo2Attention), not one head
+    bool encoder           = false; ///< bidirectional encoder with pooler and token types (BERT)
+    bool embd_norm         = false; ///< a LayerNorm right after the token embedding (BLOOM, BERT)
+    bool fixed_qkv_bias    = false; ///< q, k, v always biased, o never: attention_bias is ignored (Qwen-1/2)
+    bool out_never_biased  = false; ///< attention_bias switches q, k, v but never o (GLM-4)
+    bool new_decoder_norms = false; ///< new_decoder_architecture: two norms per parallel block (Falcon-40B/180B)
+    bool pos_offset_2      = false; ///< learned positions keep 2 extra rows (OPTLearnedPositionalEmbedding)
+    bool ff_is_sum         = false; ///< intermediate_size is w1 + w2 together (Qwen-1: ff_dim_in = size // 2)
+    bool block_configs     = false; ///< per-layer block_configs replace n_ff and heads (Nemotron-NAS / DeciLM)
+};
+
 struct arch_row {
     std::string_view model_type;
     ffn_kind ffn;
@@ -47,6 +62,10 @@ struct arch_row {
     /// Remote-code modeling (trust_remote_code) that predates transformers' DynamicCache and
     /// logits_to_keep: a tuple cache rebuilt every step, logits for every prompt position.
     bool legacy_cache;
+    /// llama.cpp's architecture name for this family (convert_hf_to_gguf.py's model_arch, the
+    /// general.architecture it writes); empty when llama.cpp has no converter for it.
+    std::string_view gguf_arch;
+    family_quirks quirks;
 };
 
 /// The row for a model_type (aliases such as gemma3_text -> gemma3 resolved), or nullopt.

@@ -47,15 +47,17 @@ constexpr std::array<key_row, static_cast<std::size_t>(gguf_field::count)> keys{
 
 // Facts the header omits, from each architecture's graph in llama.cpp (llama-model.cpp build_*):
 // learned position tables (gpt2, starcoder, bert), ALiBi (bloom, mpt), non-gated FFNs, and the
-// sliding-window period (llama_hparams::set_swa_pattern: gemma2 2, gemma3 6, cohere2 4, gpt-oss 2).
-constexpr std::array<gguf_arch_facts, 16> facts{{
+// sliding-window period (llama_hparams::set_swa_pattern: gemma2 2, gemma3 6, cohere2 4, gpt-oss 2);
+// the quantization rules that name an architecture (llama-quant.cpp: LLM_ARCH_FALCON) and which
+// architectures call 80 layers LLM_TYPE_70B (llama-model.cpp load_hparams: LLAMA, QWEN2, DECI).
+constexpr std::array<gguf_arch_facts, 19> facts{{
     {"gpt2",       pos_kind::learned, ffn_kind::plain, 0},
     {"starcoder",  pos_kind::learned, ffn_kind::plain, 0},
     {"bert",       pos_kind::learned, ffn_kind::plain, 0},
     {"bloom",      pos_kind::alibi,   ffn_kind::plain, 0},
     {"mpt",        pos_kind::alibi,   ffn_kind::plain, 0},
     {"gptneox",    pos_kind::rope,    ffn_kind::plain, 0},
-    {"falcon",     pos_kind::rope,    ffn_kind::plain, 0},
+    {"falcon",     pos_kind::rope,    ffn_kind::plain, 0, true},
     {"starcoder2", pos_kind::rope,    ffn_kind::plain, 0},
     {"phi2",       pos_kind::rope,    ffn_kind::plain, 0},
     {"gptj",       pos_kind::rope,    ffn_kind::plain, 0},
@@ -64,6 +66,9 @@ constexpr std::array<gguf_arch_facts, 16> facts{{
     {"gemma3",     pos_kind::rope,    ffn_kind::gated, 6},
     {"cohere2",    pos_kind::rope,    ffn_kind::gated, 4},
     {"gpt-oss",    pos_kind::rope,    ffn_kind::moe,   2},
+    {"llama",      pos_kind::rope,    ffn_kind::gated, 0, false, type_70b_rule::at_80_layers_gqa_dense},
+    {"qwen2",      pos_kind::rope,    ffn_kind::gated, 0, false, type_70b_rule::at_80_layers},
+    {"deci",       pos_kind::rope,    ffn_kind::gated, 0, false, type_70b_rule::at_80_layers},
     {"",           pos_kind::rope,    ffn_kind::gated, 0}, // default: a Llama-like decoder
 }};
 // clang-format on

@@ -59,11 +59,21 @@ struct gguf_tensor_name {
 gguf_tensor_name parse_tensor_name(std::string_view name);
 
 /// What the header of a vocab-only file (no tensors) cannot say; tensors override pos and ffn.
+/// When llama.cpp's load_hparams calls an architecture's 80-layer models LLM_TYPE_70B (which
+/// llama_tensor_get_type's quantization rules test).
+enum class type_70b_rule : std::uint8_t {
+    never,
+    at_80_layers,           ///< QWEN2, DECI: 80 layers is 70B
+    at_80_layers_gqa_dense, ///< LLAMA: 80 layers with grouped KV heads and no experts (MHA is 65B)
+};
+
 struct gguf_arch_facts {
     std::string_view arch;
     pos_kind pos;
     ffn_kind ffn;
-    std::uint32_t swa_period; ///< llama.cpp set_swa_pattern(n): layer il is SWA when il % n < n - 1; 0 = all
+    std::uint32_t swa_period;        ///< llama.cpp set_swa_pattern(n): layer il is SWA when il % n < n - 1; 0 = all
+    bool falcon_quant_rules = false; ///< llama_tensor_get_type's LLM_ARCH_FALCON branches
+    type_70b_rule type_70b  = type_70b_rule::never;
 };
 const gguf_arch_facts& arch_facts(std::string_view arch);
 

@@ -154,6 +154,7 @@ result<model_desc> model_from_gguf(const gguf_file& f, std::string_view path) {
     if (mp.arch.empty()) return mp.fail(error_code::missing_field, "general.architecture is missing");
     model_desc m;
     m.arch               = mp.arch;
+    m.gguf_arch          = mp.arch;
     const gguf_kv* gname = f.find("general.name");
     m.id = gname && gname->as_string() && !gname->as_string()->empty() ? *gname->as_string() : file_name(path);
 

@@ -241,8 +241,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
                                       "tower (vision_config) in the projector part",
                                       outer_type));
     reader r(cfg, path, nested ? "/text_config" : "");
-    const bool gemma3 = row->model_type == "gemma3";
+    const bool gemma3 = row->quirks.gemma3_defaults;
     m.arch            = type;
+    m.gguf_arch       = std::string(row->gguf_arch);
     if (root.contains("architectures") && root["architectures"].is_array() && !root["architectures"].empty() &&
         root["architectures"][0].is_string())
         m.hf_class = root["architectures"][0].get<std::string>();
@@ -271,7 +272,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         return make_error(error_code::bad_value, "head_dim is 0; expected a positive width", r.where("head_dim"));
     const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
     auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
-    if (!n_ff && row->model_type != "nemotron-nas") return n_ff.error();
+    if (!n_ff && !row->quirks.block_configs) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
     auto n_ctx    = r.get(field::n_ctx_train, g3(131072));
@@ -285,16 +286,16 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     m.pos            = row->pos;
     m.norm_bias      = row->norm_bias;
     m.qk_norm        = row->qk_norm || cfg.value("use_qk_norm", false);
-    m.qk_norm_full   = row->model_type == "olmo2"; // Olmo2Attention: q_norm over n_head * head_dim
+    m.qk_norm_full   = row->quirks.qk_norm_full;
     m.fused_qkv      = row->fused_qkv;
     m.fused_gate_up  = row->fused_gate_up;
     m.output_bias    = row->output_bias;
     m.post_norms     = row->post_norms;
     m.parallel_block = row->parallel;
     m.legacy_cache   = row->legacy_cache;
-    m.is_encoder     = row->model_type == "bert";
+    m.is_encoder     = row->quirks.encoder;
     m.pooler         = m.is_encoder;
-    m.embd_norm      = row->model_type == "bloom" || m.is_encoder;
+    m.embd_norm      = row->quirks.embd_norm;
     m.tied_embd      = r.flag("tie_word_embeddings", root.value("tie_word_embeddings", row->tied_default));
     // Bias switches. Families that hard-code their biases (Qwen-1/2: q, k, v always biased, o never;
     // GLM-4: o never) ignore the keys; llama-style families follow attention_bias for q, k, v and o
@@ -302,22 +303,22 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     m.attn_qkv_bias       = row->qkv_bias;
     m.attn_out_bias       = row->out_bias;
     m.ffn_bias            = row->ffn_bias;
-    const bool fixed_bias = row->model_type == "qwen2" || row->model_type == "qwen2_moe" || row->model_type == "qwen";
+    const bool fixed_bias = row->quirks.fixed_qkv_bias;
     if (!fixed_bias && cfg.contains("attention_bias") && cfg["attention_bias"].is_boolean()) {
         m.attn_qkv_bias = cfg["attention_bias"].get<bool>();
-        m.attn_out_bias = row->model_type == "glm4" ? false : m.attn_qkv_bias;
+        m.attn_out_bias = row->quirks.out_never_biased ? false : m.attn_qkv_bias;
     }
     for (const char* key : {"use_bias", "bias"})
         if (cfg.contains(key) && cfg[key].is_boolean())
             m.attn_qkv_bias = m.attn_out_bias = m.ffn_bias = cfg[key].get<bool>();
     if (cfg.contains("mlp_bias") && cfg["mlp_bias"].is_boolean()) m.ffn_bias = cfg["mlp_bias"].get<bool>();
     m.n_norm_per_layer = row->post_norms ? 4 : (row->parallel ? 1 : 2);
-    if (row->model_type == "falcon" && cfg.value("new_decoder_architecture", false)) m.n_norm_per_layer = 2;
+    if (row->quirks.new_decoder_norms && cfg.value("new_decoder_architecture", false)) m.n_norm_per_layer = 2;
     m.torch_dtype = parse_torch_dtype(root);
     m.quant       = detail::parse_quant(root);
     if (m.pos == pos_kind::learned) {
         // OPTLearnedPositionalEmbedding keeps 2 extra rows (offset 2); BERT/GPT-2 use the table as is.
-        m.n_pos_embd = static_cast<std::uint32_t>(m.n_ctx_train + (row->model_type == "opt" ? 2 : 0));
+        m.n_pos_embd = static_cast<std::uint32_t>(m.n_ctx_train + (row->quirks.pos_offset_2 ? 2 : 0));
     }
     if (m.is_encoder) m.n_token_types = static_cast<std::uint32_t>(r.uint("type_vocab_size", 2));
     const double partial = r.number("partial_rotary_factor", r.number("rotary_pct", 1.0));
@@ -331,10 +332,10 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     base.attn = base.n_head_kv == base.n_head ? attn_kind::mha : base.n_head_kv == 1 ? attn_kind::mqa : attn_kind::gqa;
     base.n_ff = n_ff ? *n_ff : 0;
     // Qwen-1 stores intermediate_size as the sum of w1 and w2 (modeling_qwen.py: ff_dim_in = intermediate_size // 2).
-    if (row->model_type == "qwen") base.n_ff /= 2;
+    if (row->quirks.ff_is_sum) base.n_ff /= 2;
     m.layers.assign(m.n_layer, base);
 
-    if (row->model_type == "nemotron-nas") {
+    if (row->quirks.block_configs) {
         if (auto s = fill_deci_layers(m, r); !s) return s.error();
     }
     if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();

@@ -1,4 +1,4 @@
-// Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray.
+// Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray, transformers in Python.
 #include "estimate/engine_traits.h"
 #include "plan/detail.h"
 #include "plan/launch_source.h"
@@ -53,6 +53,48 @@ std::optional<std::string> ollama_line(const std::string& gguf, const inference_
 std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
     if (p.cpu_moe_layers == 0 || p.device == device_kind::cpu) return {};
     return p.cpu_moe_layers >= m.n_layer ? " --cpu-moe" : fmt::format(" --n-cpu-moe {}", p.cpu_moe_layers);
+}
+
+/// transformers has no server of its own that takes a model on its command line across versions, so its
+/// line is a Python one-liner through pipeline("text-generation") (transformers docs, "Pipelines"):
+/// torch_dtype as the plan sizes the weights ("auto" = the checkpoint's torch_dtype; without it
+/// from_pretrained loads float32, twice the planned bytes), device_map "auto" (accelerate places the
+/// layers on the GPUs, then RAM) or "cpu", and bitsandbytes' BitsAndBytesConfig for int8 and NF4
+/// (transformers docs, "bitsandbytes"). Formats that need a pre-quantized checkpoint of their own
+/// (fp8, int4, GPTQ, AWQ, GGUF) get no line: the checkpoint named is not that one.
+std::optional<std::string> transformers_line(const model_desc& m, const inference_params& p) {
+    std::string dtype_arg;
+    switch (p.weights.format) {
+    case weight_format::native:
+        dtype_arg = "torch_dtype='auto'";
+        break;
+    case weight_format::f32:
+        dtype_arg = "torch_dtype='float32'";
+        break;
+    case weight_format::f16:
+        dtype_arg = "torch_dtype='float16'";
+        break;
+    case weight_format::bf16:
+        dtype_arg = "torch_dtype='bfloat16'";
+        break;
+    case weight_format::int8:
+        dtype_arg = "torch_dtype='auto', model_kwargs={'quantization_config': BitsAndBytesConfig(load_in_8bit=True)}";
+        break;
+    case weight_format::nf4:
+        dtype_arg = "torch_dtype='auto', model_kwargs={'quantization_config': "
+                    "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4')}";
+        break;
+    default:
+        return std::nullopt;
+    }
+    const std::string model = python_model_args(m);
+    if (m.from_gguf || m.id.empty() || model.empty()) return std::nullopt;
+    const bool bnb = p.weights.format == weight_format::int8 || p.weights.format == weight_format::nf4;
+    return fmt::format("python3 -c \"from transformers import pipeline{}; "
+                       "p = pipeline('text-generation', {}, {}, device_map='{}'); "
+                       "print(p('Hello', max_new_tokens=64)[0]['generated_text'])\"",
+                       bnb ? ", BitsAndBytesConfig" : "", model, dtype_arg,
+                       p.device == device_kind::cpu ? "cpu" : "auto");
 }
 
 } // namespace
@@ -110,6 +152,8 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             s += " --distributed-executor-backend ray";
         }
         out.emplace_back("vllm", vllm_env(m) + s);
+    } else if (how == launch::python_pipeline && nodes == 1) {
+        if (auto line = transformers_line(m, p)) out.emplace_back("transformers", std::move(*line));
     }
     return out;
 }

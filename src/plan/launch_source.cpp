@@ -61,6 +61,15 @@ std::string vllm_model_arg(const model_desc& m) {
     return pinned ? fmt::format("{} --revision {}", m.origin.repo, m.origin.commit) : m.origin.repo;
 }
 
+std::string python_model_args(const model_desc& m) {
+    const auto* k = kind_of(m);
+    if (!k) return fmt::format("model='{}'", m.id);
+    if (!k->hugging_face) return {};
+    const bool pinned = !m.origin.commit.empty() && !m.origin.revision.empty() && m.origin.revision != k->branch;
+    return pinned ? fmt::format("model='{}', revision='{}'", m.origin.repo, m.origin.commit)
+                  : fmt::format("model='{}'", m.origin.repo);
+}
+
 std::string vllm_env(const model_desc& m) {
     const auto* k = kind_of(m);
     return k ? std::string(k->vllm_env) : std::string();

@@ -18,5 +18,8 @@ std::string ollama_model(const model_desc& m, const std::string& file);
 /// branch was asked for; ModelScope repos with VLLM_USE_MODELSCOPE=True before the command.
 std::string vllm_model_arg(const model_desc& m);
 std::string vllm_env(const model_desc& m);
+/// transformers' from_pretrained arguments for the model: model='ORG/NAME' (and revision='COMMIT' when a
+/// revision other than the default branch was read); empty for ModelScope, which transformers cannot fetch.
+std::string python_model_args(const model_desc& m);
 
 } // namespace llmplan::detail

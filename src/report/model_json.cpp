@@ -29,6 +29,7 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"weights_source",     m.source == weights_source::tensors ? "tensors" : "formula"},
  // extra fields (not in the contract, free to grow)
         {"hf_class",           m.hf_class                                                 },
+        {"gguf_arch",          m.gguf_arch                                                },
         {"attention",          attn_kind_name(l.attn)                                     },
         {"head_dim_v",         l.head_dim_v                                               },
         {"n_kv_layers",        n_kv_layers                                                },

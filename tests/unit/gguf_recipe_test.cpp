@@ -1,3 +1,4 @@
+#include "catalog_fixtures.h"
 #include "estimate/gguf_recipe.h"
 
 #include <algorithm>
@@ -34,6 +35,7 @@ void add(model_desc& m, std::string name, tensor_role role, int layer, std::vect
 model_desc make_dense(const dense_spec& s) {
     model_desc m;
     m.arch                 = s.arch;
+    m.gguf_arch            = s.arch; // the specs name llama.cpp architectures
     m.n_layer              = s.n_layer;
     m.n_embd               = s.n_embd;
     m.n_vocab              = s.n_vocab;
@@ -284,7 +286,7 @@ TEST(gguf_recipe, grouped_kv_heads_give_attn_v_more_bits) {
 // rule (Q4_K_M -> Q5_K, all 40); ffn_down takes Q6_K on use_more_bits(i, 40): 5 + 5 + 10 layers.
 TEST(gguf_recipe, fused_qkv_phi3_medium_census) {
     model_desc m;
-    m.arch = "phi3", m.n_layer = 40, m.fused_qkv = true;
+    m.arch = m.gguf_arch = "phi3", m.n_layer = 40, m.fused_qkv = true;
     add(m, "token_embd.weight", tensor_role::token_embd, -1, {32064, 5120});
     add(m, "output_norm.weight", tensor_role::output_norm, -1, {5120});
     add(m, "output.weight", tensor_role::output, -1, {32064, 5120});
@@ -318,6 +320,26 @@ TEST(gguf_recipe, llama_70b_attn_v_gets_q5_k) {
     EXPECT_EQ(type_of(m, "blk.13.attn_v.weight", "q4_k_m"), dtype::q5_k);
     EXPECT_EQ(type_of(m, "blk.13.ffn_down.weight", "q4_k_m"), dtype::q4_k); // the 70B rule is attn_v only
     EXPECT_EQ(type_of(m, "blk.12.attn_v.weight", "q4_k_s"), dtype::q5_k);
+}
+
+// The same rule reached from Hugging Face configs: the catalog's Llama-3.1-70B (model_type llama) and
+// Qwen2.5-72B (qwen2, 80 layers: LLM_TYPE_70B in load_hparams) convert to llama.cpp's LLAMA and QWEN2,
+// so layer 13's attn_v goes Q4_K -> Q5_K; Llama-2-70B is grouped too (8 KV heads). A Mistral config
+// converts to LLAMA; Qwen2.5-7B (28 layers) is not 70B.
+TEST(gguf_recipe, seventy_b_rule_from_hf_configs) {
+    for (const char* id : {"meta-llama/Llama-3.1-70B", "Qwen/Qwen2.5-72B", "meta-llama/Llama-2-70b-hf"}) {
+        const auto m = test::catalog_model(id);
+        EXPECT_FALSE(m.gguf_arch.empty()) << id;
+        for (const auto& t : m.tensors)
+            if (t.layer == 13 && t.role == tensor_role::attn_v && !t.is_bias)
+                EXPECT_EQ(gguf_recipe_type(m, t, ftype("q4_k_m")), dtype::q5_k) << id;
+    }
+    EXPECT_EQ(test::catalog_model("meta-llama/Llama-3.1-70B").gguf_arch, "llama");
+    EXPECT_EQ(test::catalog_model("Qwen/Qwen2.5-72B").gguf_arch, "qwen2");
+    const auto small = test::catalog_model("Qwen/Qwen2.5-7B");
+    for (const auto& t : small.tensors)
+        if (t.layer == 13 && t.role == tensor_role::attn_v && !t.is_bias)
+            EXPECT_EQ(gguf_recipe_type(small, t, ftype("q4_k_m")), dtype::q4_k);
 }
 
 // Mixtral-8x7B shape: 8 experts get Q8_0 attn_v / attn_k and Q5_K attn_output; expert FFN layers

@@ -4,11 +4,13 @@
 //   rpc-server:   llama.cpp tools/rpc/README.md (-H host, -p port).
 //   vllm serve:   vLLM docs, "Engine Arguments" (vllm/engine/arg_utils.py); vLLM has no --gpus.
 //   ray start:    Ray docs, "ray start" (--head, --port, --address).
+//   transformers: python3 -c with pipeline("text-generation", ...) (transformers docs, "Pipelines").
 //   Ollama:       docs/faq.md (OLLAMA_NUM_PARALLEL, OLLAMA_FLASH_ATTENTION, OLLAMA_KV_CACHE_TYPE: f16,
 //                 q8_0 or q4_0, "flash attention must be enabled") and docs/modelfile.md (num_ctx, num_gpu).
 #include "catalog_fixtures.h"
 #include "llmplan/inference.h"
 #include "llmplan/plan.h"
+#include "plan/detail.h"
 
 #include <cctype>
 #include <gtest/gtest.h>
@@ -29,6 +31,7 @@ const std::map<std::string, std::set<std::string>> known_flags = {
      {"--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--gpu-memory-utilization",
       "--max-num-seqs", "--kv-cache-dtype", "--distributed-executor-backend"}                             },
     {"ray",          {"--head", "--port", "--address"}                                                    },
+    {"python3",      {"-c"}                                                                               },
 };
 const std::set<std::string> ollama_env = {"OLLAMA_NUM_PARALLEL", "OLLAMA_FLASH_ATTENTION", "OLLAMA_KV_CACHE_TYPE"};
 
@@ -125,6 +128,28 @@ TEST(launch_flags, vllm_tensor_parallel_divides_a_28_head_model) {
     const auto s = validate(m, p);
     ASSERT_FALSE(s.has_value());
     EXPECT_NE(std::string(s.error().what()).find("--gpus"), std::string::npos);
+}
+
+// transformers: a pipeline one-liner whose dtype is the one the plan sized (from_pretrained without
+// torch_dtype loads float32, twice a bf16 checkpoint), device_map "auto" on a GPU, bitsandbytes for NF4.
+TEST(launch_flags, transformers_lines_load_the_planned_dtype) {
+    inference_params p;
+    p.engine = engine_kind::transformers;
+    check_plan("Qwen/Qwen2.5-7B-Instruct", p);
+    const auto m    = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    const auto line = [&](const inference_params& q) {
+        for (const auto& [engine, l] : detail::launch_lines(m, q, 1, 1))
+            if (engine == "transformers") return l;
+        return std::string();
+    };
+    EXPECT_NE(line(p).find("model='Qwen/Qwen2.5-7B-Instruct', torch_dtype='auto', device_map='auto'"),
+              std::string::npos)
+        << line(p);
+    p.weights = *parse_weight_choice("nf4");
+    EXPECT_NE(line(p).find("BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4')"), std::string::npos)
+        << line(p);
+    p.weights = *parse_weight_choice("awq"); // needs an AWQ checkpoint: not this one
+    EXPECT_EQ(line(p), "");
 }
 
 TEST(launch_flags, moe_offload_lines_use_llama_cpp_s_own_flags) {

@@ -17,6 +17,9 @@ LLMPLAN = sys.argv[1] if len(sys.argv) > 1 else "build/llmplan"
 DATA = sys.argv[2] if len(sys.argv) > 2 else "tests/data"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(DATA)))
 MODEL = "Qwen/Qwen2.5-7B-Instruct"
+# One private cache for the server and every CLI run of this file: both read this machine's bandwidth
+# from the same file, which no other test (run in parallel by ctest) rewrites between the two reads.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="llmplan-api-test-")
 CONFIG = os.path.join(REPO, "data/models/Qwen--Qwen2.5-0.5B-Instruct/config.json")
 GGUF = os.path.join(DATA, "gguf/llama-2-tiny-random.gguf")
 BODY_CAP = 16 << 20  # llmplan/load_bytes.h: max_model_bytes
@@ -43,6 +46,10 @@ def without_local(text):
     j["candidates"] = [c for c in j["candidates"] if c["kind"] != "local"]
     j.pop("cpu_or_gpu", None)
     return json.dumps(j, indent=1).encode()
+
+
+def tearDownModule():
+    shutil.rmtree(os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 
 class Api(unittest.TestCase):

@@ -88,6 +88,13 @@ try {
   const launch = await page.$$eval(".launch-line", (l) => l.map((e) => e.textContent));
   const recRow = plan.candidates.find((c) => c.hardware === plan.recommendation.hardware && c.count === plan.recommendation.count);
   check(JSON.stringify(launch) === JSON.stringify(Object.values(recRow.launch)), `launch lines are the CLI's (${launch.length})`);
+  const answers = await page.$$eval("#answers .answer-hw", (l) => l.map((e) => [e.dataset.kind, e.textContent]));
+  const want = plan.answers.map((a) => {
+    const c = plan.candidates[a.index];
+    return [a.kind, `${c.count > 1 ? `${c.count} × ` : ""}${a.hardware}`];
+  });
+  check(want.length > 0 && JSON.stringify(answers) === JSON.stringify(want),
+        `the best of each kind is the CLI's (${answers.length}: ${answers.map((x) => x[0]).join(", ")})`);
   await shot("1-open");
 
   // 2. pick another model by typing part of its name

@@ -212,6 +212,13 @@
     }
   }
 
+  // The groups a row belongs to: the library's answer kinds (a MacBook is a laptop and a Mac); this
+  // machine, which has none, by its form.
+  function groupsOf(c) {
+    const kinds = (c.answer_kinds || []).map((k) => KIND_GROUP[k]).filter(Boolean);
+    return kinds.length ? kinds : [groupOf(c)];
+  }
+
   function groupOf(c) {
     const h = hardware[c.hardware] || {};
     const form = String(h.form || "").toLowerCase();
@@ -237,13 +244,14 @@
     $("recommendation").replaceChildren(r && r.hardware
       ? el("span", {}, `${t("recommended")}: `, el("b", { id: "recommended" }, `${r.count} × ${r.hardware}`), ` — ${(r.why || []).join("; ")}`)
       : t("none"));
+    renderAnswers(plan);
     const fitsOnly = $("fits-only").checked;
     const minSpeed = Number($("min-speed").value || 0);
     const maxCost = $("max-cost").value === "" ? null : Number($("max-cost").value);
     const groups = $("groups");
     groups.replaceChildren();
     for (const g of GROUPS) {
-      const rows = plan.candidates.filter((c) => groupOf(c) === g && (!fitsOnly || c.fits)
+      const rows = plan.candidates.filter((c) => groupsOf(c).includes(g) && (!fitsOnly || c.fits)
         && (minSpeed === 0 || (c.decode_tokens_per_s !== null && c.decode_tokens_per_s >= minSpeed))
         && (maxCost === null || (c.cost_per_million_tokens_usd !== null && c.cost_per_million_tokens_usd <= maxCost)));
       const cols = state.task === "train"
@@ -275,6 +283,28 @@
       launch.append(el("div", { class: "launch" }, el("b", {}, engine), pre, btn));
     }
     if (!launch.children.length) launch.append(el("p", {}, t("none")));
+  }
+
+  // The library's answer per kind of machine (plan.answers), each with its reasons and, when nothing of
+  // its kind fits, the ways to make it fit that the library found (closest first).
+  const KIND_GROUP = { laptop: "laptop", desktop: "desktop", mac: "apple", cpu: "cpu", cloud: "cloud" };
+  function renderAnswers(plan) {
+    const list = $("answers");
+    list.replaceChildren();
+    for (const a of plan.answers || []) {
+      const c = plan.candidates[a.index] || {};
+      const head = el("div", { class: "answer-head" },
+        el("b", {}, t(`group_${KIND_GROUP[a.kind] || a.kind}`)), " ",
+        el("span", { class: "answer-hw", "data-kind": a.kind }, `${c.count > 1 ? `${c.count} × ` : ""}${a.hardware}`),
+        " — ", c.fits ? `${num(c.decode_tokens_per_s, 1)} ${t("decode")}` : t("no_fit"));
+      const why = el("ul", {}, ...(a.why || []).map((w) => el("li", {}, w.text)));
+      const ways = (a.fit_options || []).map((f) => el("li", { class: "fit-option" },
+        `${t("to_fit")}: ${f.setting} — ${f.fits ? t("fits") : t("no_fit")}, ${gib(Math.abs(f.headroom_bytes))} `
+          + `${f.fits ? t("headroom") : t("short_by")}, ${num(f.decode_tokens_per_s, 1)} ${t("decode")}`));
+      if (ways.length) why.append(...ways);
+      list.append(el("li", { class: c.fits ? "answer fits" : "answer nofit" }, head, why));
+    }
+    if (!list.children.length) list.append(el("li", {}, t("none")));
   }
 
   function renderWhy() {

@@ -2,6 +2,7 @@
 "use strict";
 const I18N = {
   en: {
+    best_of_kind: "The best of each kind", to_fit: "to fit", headroom: "headroom", short_by: "short",
     tagline: "What it takes to run or train a language model: memory, machines, speed, cost.",
     language: "Language", model: "Model (catalog)", drop: "or drop a config.json / .gguf here",
     infer: "Run (inference)", train: "Train (fine-tune)", engine: "Engine", device: "Device",
@@ -24,6 +25,7 @@ const I18N = {
     run_cost: "run cost",
   },
   ar: {
+    best_of_kind: "الأفضل من كل نوع", to_fit: "ليتسع", headroom: "متبقٍّ", short_by: "ناقص",
     tagline: "ما يلزم لتشغيل نموذج لغوي أو تدريبه: الذاكرة والأجهزة والسرعة والتكلفة.",
     language: "اللغة", model: "النموذج (من الفهرس)", drop: "أو أسقط ملف config.json أو ‎.gguf هنا",
     infer: "تشغيل (استدلال)", train: "تدريب (ضبط دقيق)", engine: "المحرك", device: "الجهاز",
@@ -46,6 +48,7 @@ const I18N = {
     run_cost: "تكلفة التشغيل",
   },
   zh: {
+    best_of_kind: "每类中的最佳", to_fit: "使其装下", headroom: "余量", short_by: "不足",
     tagline: "运行或训练语言模型需要什么：内存、机器、速度、成本。",
     language: "语言", model: "模型（目录）", drop: "或将 config.json / .gguf 拖放到此处",
     infer: "运行（推理）", train: "训练（微调）", engine: "引擎", device: "设备",
