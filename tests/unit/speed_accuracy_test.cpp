@@ -224,6 +224,15 @@ TEST(SpeedAccuracy, EnginesKeepTheirMechanism) {
     EXPECT_NEAR(decode_tokens_per_s(*m, *ev, p, bw, decode_efficiency_gpu, 1), 1.0 / roof.seconds, 1e-6);
 }
 
+/// Inference options of one engine, weight format and context for the mechanism tests below.
+inference_params params_for(engine_kind engine, const char* weights, std::uint64_t ctx) {
+    inference_params p;
+    p.engine  = engine;
+    p.weights = *parse_weight_choice(weights);
+    p.ctx     = ctx;
+    return p;
+}
+
 // transformers' MoE block loops in Python over every expert of every MoE layer (include/llmplan/speed.h,
 // transformers_moe_expert_seconds): Qwen2-57B-A14B (28 layers, 64 experts, 8 used) is host bound at
 // 28 x 0.863 ms + 28 x 64 x 95 us = 194.4 ms a step, 5.1 tokens/s; Qwen's Qwen2 speed table measured
@@ -234,10 +243,8 @@ TEST(SpeedAccuracy, TransformersMoeLoopsOverEveryExpert) {
     ASSERT_TRUE(m.has_value());
     ASSERT_EQ(m->n_layer, 28u);
     ASSERT_EQ(m->moe.n_expert, 64u);
-    inference_params p;
-    p.engine  = engine_kind::transformers;
-    p.weights = *parse_weight_choice("gptq-int4"); // the one-GPU rows of the table (no per-layer dequantize overhead)
-    p.ctx     = 1024;
+    // the one-GPU rows of the table (GPTQ-Int4: no per-layer dequantize overhead)
+    auto p       = params_for(engine_kind::transformers, "gptq-int4", 1024);
     const auto e = estimate_inference(*m, p);
     ASSERT_TRUE(e.has_value());
     EXPECT_NEAR(transformers_moe_host_seconds(*m), 28 * 64 * 95e-6, 1e-12);
@@ -269,10 +276,7 @@ TEST(SpeedAccuracy, VllmQuantizedGemmsHaveAFloor) {
     auto m = load_model("Qwen/Qwen2.5-0.5B-Instruct");
     ASSERT_TRUE(m.has_value());
     ASSERT_EQ(m->n_layer, 24u);
-    inference_params p;
-    p.engine     = engine_kind::vllm;
-    p.weights    = *parse_weight_choice("gptq-int4");
-    p.ctx        = 1;
+    const auto p = params_for(engine_kind::vllm, "gptq-int4", 1);
     const auto e = estimate_inference(*m, p);
     ASSERT_TRUE(e.has_value());
     chip_rates a100;
@@ -294,10 +298,7 @@ TEST(SpeedAccuracy, VllmQuantizedGemmsHaveAFloor) {
 TEST(SpeedAccuracy, LlamaCppUnfusedAttentionReadsPerQueryHead) {
     auto m = load_model("meta-llama/Meta-Llama-3-8B");
     ASSERT_TRUE(m.has_value());
-    inference_params p;
-    p.engine     = engine_kind::llama_cpp;
-    p.weights    = *parse_weight_choice("q4_k_m");
-    p.ctx        = 4096;
+    auto p       = params_for(engine_kind::llama_cpp, "q4_k_m", 4096);
     const auto e = estimate_inference(*m, p);
     ASSERT_TRUE(e.has_value());
     const double bw    = 0.565 * 2039e9;
