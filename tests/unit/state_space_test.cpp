@@ -9,6 +9,7 @@
 #include "llmplan/report.h"
 #include "report/text_report.h"
 #include "unit/gguf_writer.h"
+#include "unit/hybrid_fixture.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -16,18 +17,10 @@
 namespace {
 
 using namespace llmplan;
+using test::kv_bytes;
 
 model_desc load(const std::string& folder) {
-    auto m = load_model(std::string(LLMPLAN_TEST_DATA) + "/models/" + folder + "/config.json");
-    EXPECT_TRUE(m.has_value()) << folder << ": " << (m ? "" : m.error().what());
-    return m ? *m : model_desc{};
-}
-
-std::uint64_t kv_bytes(const inference_estimate& e) {
-    std::uint64_t s = 0;
-    for (const auto& d : e.devices)
-        s += d.parts.kv_cache;
-    return s;
+    return test::load_test_model(folder);
 }
 
 std::int64_t total_bytes(const inference_estimate& e) {
