@@ -2,13 +2,13 @@
 """Training speed: llmplan's FLOPs per token against the step times the dev sources publish.
 
 For each dev training case whose source publishes a speed (Qwen-1's s/it with batch 1 x gradient
-accumulation 8; torchtune's tokens/s), the achieved model FLOPs utilisation is
+accumulation 8; torchtune's tokens/s; ms-swift's packed runs, samples of max_length tokens over seconds), the achieved model FLOPs utilisation is
     measured tokens/s per GPU x llmplan's flops_per_token / the GPU's dense BF16 peak (gpus.csv),
 which is what train_plan.h's 40% MFU assumption stands for. Standard library only.
 
     python3 bench/train_speed.py [--llmplan build/llmplan] [--shared ../shared]
 """
-import argparse, csv, json, statistics, subprocess, sys
+import argparse, csv, json, re, statistics, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ def peaks():
 
 
 def gpu_of(source, truth):
-    if source == "qwen1_readme_profiling":
+    if source in ("qwen1_readme_profiling", "ms_swift_benchmark"):  # both: A100-SXM4-80G (their how_measured)
         return "A100 SXM4 80GB"
     hw = truth.get("hardware", "")
     for key, name in (("4090", "GeForce RTX 4090"), ("A6000", "RTX A6000"), ("H100", "H100 SXM 80GB"),
@@ -62,6 +62,13 @@ def main():
         mb = int(c["args"][c["args"].index("--micro-batch") + 1])
         if "speed_s_per_iter" in m and m["speed_s_per_iter"]:
             tok_s_gpu = 8 * mb * seq / float(m["speed_s_per_iter"])  # one step = 8 accumulated micro-batches a GPU
+        elif "packing=True" in truth.get("tuner_params", "") and m.get("train_speed"):
+            # ms-swift's packed Tuners rows: "R(N samples/T seconds)", every packed sample max_length tokens
+            # long; samples/s of unpacked rows hide their lengths (the dataset's vary), so only these count.
+            n_t = re.search(r"\((\d+) samples/([\d.]+) seconds\)", m["train_speed"])
+            if not n_t:
+                continue
+            tok_s_gpu = int(n_t.group(1)) * seq / float(n_t.group(2)) / gpus
         elif m.get("tokens_per_s"):
             tok_s_gpu = float(m["tokens_per_s"]) / (gpus if "per GPU" not in str(m.get("tokens_per_s_note", "")) else 1)
         else:

@@ -51,7 +51,10 @@ struct inference_estimate {
     weights_estimate weights;
     dtype kv_type                    = dtype::f16;
     std::uint64_t kv_bytes_per_token = 0; ///< all layers, one sequence, full-attention layers
-    std::uint64_t disk_bytes         = 0;
+    /// The constant state of every linear-attention / state-space layer for one sequence, as this
+    /// engine stores it (part of kv_cache; it does not grow with the context).
+    std::uint64_t state_bytes_per_sequence = 0;
+    std::uint64_t disk_bytes               = 0;
     // vLLM: the KV pool in tokens and the longest --max-model-len that starts
     std::uint64_t vllm_kv_capacity_tokens = 0;
     std::uint64_t vllm_max_model_len      = 0;

@@ -61,13 +61,18 @@ enum class tensor_role : std::uint8_t {
     ffn_down_shexp,
     ffn_gate_inp_shexp,
     // linear-attention / state-space mixers (llama.cpp's LLM_TENSOR_SSM_*: Gated DeltaNet, Mamba)
-    ssm_in,     ///< input projection (Qwen3-Next in_proj_qkvz; Mamba in_proj)
-    ssm_ba,     ///< Gated DeltaNet's beta/alpha projection (in_proj_ba)
-    ssm_conv1d, ///< depthwise causal convolution [channels, 1, kernel]
-    ssm_dt,     ///< per-head time-step bias
-    ssm_a,      ///< per-head decay (A_log)
-    ssm_norm,   ///< gated RMSNorm over one value head
-    ssm_out,    ///< output projection
+    ssm_in,      ///< input projection (Qwen3-Next in_proj_qkvz; Mamba in_proj)
+    ssm_ba,      ///< Gated DeltaNet's beta/alpha projection (in_proj_ba)
+    ssm_conv1d,  ///< depthwise causal convolution [channels, 1, kernel]
+    ssm_dt,      ///< per-head time-step bias
+    ssm_a,       ///< per-head decay (A_log)
+    ssm_norm,    ///< gated RMSNorm over one value head (Gated DeltaNet) or the inner width (Mamba2)
+    ssm_out,     ///< output projection
+    ssm_x,       ///< Mamba1 x_proj: dt_rank + 2 d_state rows
+    ssm_d,       ///< skip coefficient D (Mamba1: per channel; Mamba2: per head)
+    ssm_dt_norm, ///< Jamba's RMSNorms on dt, B and C
+    ssm_b_norm,
+    ssm_c_norm,
     other,
     count
 };
@@ -102,19 +107,36 @@ struct layer_desc {
     bool is_moe              = false;
     bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
     bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
-    /// A linear-attention / state-space layer (attn = none): constant state per sequence, whatever
-    /// the context (src/model/recurrent.cpp reads it; kv_cache.cpp sizes it per engine).
+    /// A linear-attention / state-space layer: constant state per sequence, whatever the context
+    /// (src/model/recurrent.cpp and state_space.cpp read it; kv_cache.cpp sizes it per engine). Most
+    /// hybrids replace attention by it (attn = none); Falcon-H1 runs both side by side.
     struct recurrent_state {
+        /// Which mixer: Gated DeltaNet (Qwen3-Next), Mamba (selective scan, Jamba), Mamba2 (SSD heads).
+        enum class mixer : std::uint8_t { gated_delta, mamba1, mamba2 };
+        mixer kind                  = mixer::gated_delta;
         std::uint64_t conv_channels = 0; ///< channels of the causal convolution (Gated DeltaNet: 2 key_dim + value_dim)
         std::uint32_t conv_kernel   = 0; ///< its kernel width; engines keep kernel - 1 (or kernel) past inputs
         std::uint64_t state_elems   = 0; ///< the recurrent state (Gated DeltaNet: v_heads x k_dim x v_dim)
         std::uint32_t v_heads       = 0; ///< heads the state is split into (tensor parallel shards them)
-        std::uint64_t value_width   = 0; ///< v_heads x head_v_dim: the mixer's output width
+        std::uint64_t value_width   = 0; ///< v_heads x head_v_dim: the mixer's output width (Mamba: d_inner)
+        // Mamba / Mamba2 (state_space.cpp):
+        std::uint32_t d_state  = 0;     ///< SSM state size per channel (Mamba) or per head dim (Mamba2)
+        std::uint32_t n_groups = 0;     ///< Mamba2 B/C groups (conv_channels = d_inner + 2 n_groups d_state)
+        std::uint32_t dt_rank  = 0;     ///< Mamba1 time-step projection rank
+        bool conv_bias         = false; ///< conv1d carries a bias
+        bool proj_bias         = false; ///< in_proj / out_proj carry biases
+        bool bcdt_norms        = false; ///< Jamba: RMSNorms on dt, B and C
+        bool gated_norm        = false; ///< Mamba2: gated RMSNorm over d_inner before out_proj
+        /// vLLM keeps this family's SSM state in f32 unless told otherwise (a per-model config hook).
+        bool vllm_ssm_f32 = false;
     } recurrent;
 
     [[nodiscard]] bool has_kv() const { return attn != attn_kind::none; }
     [[nodiscard]] bool has_state() const { return recurrent.conv_kernel > 0 || recurrent.state_elems > 0; }
 };
+
+/// "gated_delta", "mamba", "mamba2": the mixer of a layer with a constant state.
+std::string_view mixer_name(layer_desc::recurrent_state::mixer k);
 
 struct moe_desc {
     std::uint32_t n_expert        = 0;
@@ -127,6 +149,7 @@ struct moe_desc {
     bool score_bias               = false; ///< DeepSeek-V3 e_score_correction_bias per expert
     bool expert_bias              = false; ///< expert matrices carry biases (gpt-oss)
     bool fused_gate_up            = false; ///< gate and up stored as one expert tensor (gpt-oss)
+    bool plain_experts            = false; ///< experts (and shared expert) are up/down only, no gate (Nemotron-H)
 };
 
 struct mla_desc {

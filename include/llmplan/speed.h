@@ -70,6 +70,7 @@ chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where);
 // Step time = max(host, GPU): kernels are launched asynchronously, so the host's dispatch and the
 // GPU's work overlap and the longer one sets the pace.
 //   host = n_layer x (transformers_layer_seconds [+ transformers_quant_layer_seconds])
+//        + MoE layers x n_expert x transformers_moe_expert_seconds (the Python loop over experts)
 //   GPU  = 16-bit weight bytes / (decode_efficiency_gpu x bandwidth)
 //        + quantized weights (elements) / transformers_dequant_weights_per_s
 //        + attention bytes / (transformers_attention_efficiency x bandwidth)
@@ -95,6 +96,22 @@ inline constexpr double transformers_dequant_weights_per_s = 9.76e11;
 /// Fitted: 0.146 (per-query-head reads; the same fit with one read per KV head is worse: 97% within
 /// 25%, worst 34%).
 inline constexpr double transformers_attention_efficiency = 0.146;
+
+/// Host time per expert per MoE layer per step: transformers' sparse MoE blocks (MixtralSparseMoeBlock,
+/// Qwen2MoeSparseMoeBlock, transformers 4.38-4.46) loop in Python over every one of the layer's n_expert
+/// experts; each turn runs torch.where on the routing mask, whose data-dependent shape makes the host
+/// wait for the GPU, and the experts a token picked run their MLP (three linears, an activation, an
+/// index_add). Dispatch therefore grows with n_expert x MoE layers, not with the bytes read: Qwen2-57B-A14B
+/// (28 layers x 64 experts) makes 4.8-5.5 tokens/s on A100 where its 14B active weights would allow ~40.
+/// Fitted on ../shared/speed_truth/qwen2_speed_tables.json (transformers 4.38.2): the 57B-A14B rows at
+/// input 1 and 6144 leave (step - 28 x transformers_layer_seconds) / (28 x 64) = 87 us (GPTQ-Int4, one
+/// GPU: 5.55 and 5.44 tokens/s) to 104 us (BF16, two GPUs: 4.76 and 4.90); 95 us, their middle.
+/// Newer releases loop over the experts hit only (expert_hit = mask.sum(...).nonzero()): this then
+/// over-counts, erring slow, not fast.
+inline constexpr double transformers_moe_expert_seconds = 95e-6;
+/// Host time of the MoE dispatch loop in one transformers decode step: MoE layers x n_expert x
+/// transformers_moe_expert_seconds (0 for a dense model).
+double transformers_moe_host_seconds(const model_desc& m);
 
 /// Where one decode step's time goes (seconds).
 struct decode_step_time {

@@ -72,6 +72,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
                       state_layer_bytes(l, engine_kind::llama_cpp, kv) * p.batch;
         kv_total += kv_layer[i];
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::llama_cpp, kv, kv, 1);
+        r.state_bytes_per_sequence += state_layer_bytes(l, engine_kind::llama_cpp, kv);
     }
 
     // Compute buffer (the scheduler's reserve for one ubatch of n_ub tokens):

@@ -64,8 +64,10 @@ result<inference_estimate> estimate_transformers(const model_desc& m, const infe
         }
         return s;
     };
-    for (const auto& l : m.layers)
+    for (const auto& l : m.layers) {
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::transformers, kv, kv, 1);
+        r.state_bytes_per_sequence += state_layer_bytes(l, engine_kind::transformers, act);
+    }
     const std::uint64_t kv_full   = kv_at(p.ctx);
     const std::uint64_t kv_prompt = kv_at(prompt);
     // torch.cat in DynamicCache.update allocates the grown K (or V) of a layer before freeing the old one.

@@ -75,8 +75,10 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
     const std::uint32_t tp = std::max<std::uint32_t>(1, p.gpus / pp);
     const auto a           = info(act).bytes_per_block;
 
-    for (const auto& l : m.layers)
+    for (const auto& l : m.layers) {
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::vllm, kv, kv, 1);
+        r.state_bytes_per_sequence += state_layer_bytes(l, engine_kind::vllm, act);
+    }
     const bool v1                 = behaviour_of(engine_kind::vllm, p.version).v1_engine;
     const bool large_gpu          = p.device_memory_bytes >= large_gpu_bytes; // unknown: the common default
     const std::uint64_t tokens    = p.max_num_batched_tokens ? p.max_num_batched_tokens
@@ -139,8 +141,10 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
                                                  : 0;
                 d.parts.kv_cache           = pool > 0 ? static_cast<std::uint64_t>(pool) : 0;
                 // The engine's capacity is the smallest of every GPU's (each stage must hold every token).
-                const std::uint64_t cap = blocks * block_tokens;
-                pool_tokens             = stage == 0 && g == 0 ? cap : std::min(pool_tokens, cap);
+                // A model without attention (Mamba) needs no KV blocks: any context fits once the states do.
+                const std::uint64_t unbounded = std::max(p.ctx, m.n_ctx_train);
+                const std::uint64_t cap       = kv_per_token ? blocks * block_tokens : kv_pool >= 0 ? unbounded : 0;
+                pool_tokens                   = stage == 0 && g == 0 ? cap : std::min(pool_tokens, cap);
                 if (pool <= 0) d.notes.push_back("no memory left for KV blocks: vLLM stops at start-up");
             } else {
                 // Unknown device memory: the pool the requested sequences need.

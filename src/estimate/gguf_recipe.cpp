@@ -96,6 +96,8 @@ bool stored_f32(const tensor_desc& t) {
     case tensor_role::ffn_norm:
     case tensor_role::ffn_post_norm:
     case tensor_role::attn_sinks:
+    case tensor_role::ssm_a: // llama.cpp names these "blk.N.ssm_a" / "blk.N.ssm_d", without ".weight":
+    case tensor_role::ssm_d: // Mamba1's 2-D A [d_inner, d_state] is never quantized
         return true;
     default:
         break;

@@ -25,30 +25,42 @@ std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_ki
     return cells * (tensor_bytes_ceil(k, k_row) + (v_row ? tensor_bytes_ceil(v, v_row) : 0));
 }
 
-// The per-sequence state of a linear-attention (Gated DeltaNet) layer, as each engine stores it:
-//   llama.cpp: llama_memory_recurrent holds r (conv, n_embd_r = (d_conv - 1) x channels) and s (the
-//     recurrent state, n_embd_s) per sequence slot in f32 (llama_model::create_memory passes
-//     GGML_TYPE_F32 for both; llama-hparams.cpp n_embd_r/n_embd_s), one slot per --parallel sequence.
-//   vLLM: MambaStateShapeCalculator.gated_delta_net_state_shape: conv (conv_dim / tp, kernel - 1) and
-//     temporal (v_heads / tp, k_dim, v_dim), both in the model dtype (MambaStateDtypeCalculator with
-//     mamba_cache_dtype / mamba_ssm_cache_dtype "auto"), one slot per running sequence.
-//   transformers: Qwen3NextDynamicCache keeps conv_states (batch, conv_dim, kernel) in the activation
-//     dtype (the F.pad of the last kernel inputs) and recurrent_states (batch, v_heads, k_dim, v_dim) in
-//     f32 (chunk_gated_delta_rule returns its final state in float32).
+// The per-sequence state of a linear-attention / state-space layer, as each engine stores it:
+//   llama.cpp: llama_memory_recurrent holds r (conv, n_embd_r = (d_conv - 1) x channels, channels =
+//     d_inner + 2 n_group d_state for Mamba2, d_inner for Mamba) and s (the SSM / recurrent state,
+//     n_embd_s = d_state x d_inner for Mamba) per sequence slot in f32 (llama-hparams.cpp n_embd_r /
+//     n_embd_s; llama_model::create_memory passes GGML_TYPE_F32 for both), one slot per --parallel sequence.
+//   vLLM: MambaStateShapeCalculator (model_executor/layers/mamba/mamba_utils.py): conv (conv_dim / tp,
+//     kernel - 1) and temporal (v_heads / tp, head dims) for Gated DeltaNet; Mamba1 (d_inner / tp,
+//     kernel - 1) and (d_inner / tp, d_state); Mamba2 (conv_dim / tp, kernel - 1) with n_groups raised
+//     to tp when it does not divide it (extra_groups_for_head_shards: B and C replicated with their
+//     heads) and (n_heads / tp, head_dim, d_state). Both in the model dtype (MambaStateDtypeCalculator,
+//     mamba_cache_dtype / mamba_ssm_cache_dtype "auto"), except NemotronH's SSM state, which vLLM's
+//     config hook sets to float32. One slot per running sequence.
+//   transformers: the whole kernel of past inputs. Qwen3NextDynamicCache keeps conv_states (batch,
+//     conv_dim, kernel) in the activation dtype and recurrent_states in f32 (chunk_gated_delta_rule
+//     returns its final state in float32); MambaCache / Mamba2Cache / HybridMambaAttentionDynamicCache
+//     (Jamba, Bamba, GraniteMoeHybrid, NemotronH) allocate conv (batch, channels, d_conv) and ssm
+//     states in the model dtype they are built with.
 std::uint64_t state_layer_bytes(const layer_desc& l, engine_kind e, dtype act, std::uint32_t shards) {
     if (!l.has_state()) return 0;
+    using mixer               = layer_desc::recurrent_state::mixer;
     const auto& r             = l.recurrent;
     const std::uint64_t split = shards ? shards : 1;
     const std::uint64_t past  = e == engine_kind::transformers ? r.conv_kernel : r.conv_kernel ? r.conv_kernel - 1 : 0;
-    const std::uint64_t conv  = r.conv_channels * past / split;
+    std::uint64_t channels    = r.conv_channels;
+    if (e == engine_kind::vllm && r.kind == mixer::mamba2 && r.n_groups % split != 0)
+        channels = r.value_width + 2 * (r.n_groups + split - r.n_groups) * std::uint64_t{r.d_state};
+    const std::uint64_t conv  = channels * past / split;
     const std::uint64_t state = r.state_elems / split;
     switch (e) {
     case engine_kind::llama_cpp:
         return (conv + state) * 4;
     case engine_kind::vllm:
-        return tensor_bytes_ceil(act, conv) + tensor_bytes_ceil(act, state);
+        return tensor_bytes_ceil(act, conv) + (r.vllm_ssm_f32 ? state * 4 : tensor_bytes_ceil(act, state));
     case engine_kind::transformers:
-        return tensor_bytes_ceil(act, conv) + state * 4;
+        return tensor_bytes_ceil(act, conv) +
+               (r.kind == mixer::gated_delta ? state * 4 : tensor_bytes_ceil(act, state));
     }
     return 0;
 }

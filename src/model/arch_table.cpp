@@ -67,6 +67,19 @@ arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // q/k norms, attention whose q_proj also yields an output gate, and Gated DeltaNet layers in
 // between (model/recurrent.cpp, from layer_types / full_attention_interval).
 arch_row{"qwen3_next",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false, "qwen3next", {}},
+// State-space models and hybrids (model/state_space.cpp lays out their mixers, attention, MLPs and
+// experts; the row gives the MLP kind, norms and biases). Mamba / Mamba2 (modeling_mamba.py,
+// modeling_mamba2.py): mixers only, one RMSNorm a layer; MambaConfig ties the head by default
+// (PretrainedConfig), Mamba2Config does not. Jamba (modeling_jamba.py): no position encoding, SwiGLU
+// MLPs / experts. Granite 4.0 H (modeling_granitemoehybrid.py): position_embedding_type "nope" by
+// default, SwiGLU experts and shared MLP. Nemotron-H (modeling_nemotron_h.py): attention without
+// RoPE, relu2 MLPs (up, down). Falcon-H1 (modeling_falcon_h1.py): RoPE attention beside the mixer.
+arch_row{"mamba",       fk::gated, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "mamba", {}},
+arch_row{"mamba2",      fk::gated, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "mamba2", {}},
+arch_row{"jamba",       fk::gated, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "jamba", {}},
+arch_row{"granitemoehybrid", fk::gated, nk::rms, pk::none, false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "granitehybrid", {}},
+arch_row{"nemotron_h",  fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "nemotron_h", {}},
+arch_row{"falcon_h1",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "falcon-h1", {}},
 };
 // clang-format on
 
@@ -102,7 +115,7 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next";
+           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1";
 }
 
 } // namespace llmplan::detail

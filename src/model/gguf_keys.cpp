@@ -43,6 +43,11 @@ constexpr std::array<key_row, static_cast<std::size_t>(gguf_field::count)> keys{
     {gguf_field::alibi_bias_max,     "%s.attention.max_alibi_bias"},
     {gguf_field::norm_eps,           "%s.attention.layer_norm_epsilon"},
     {gguf_field::norm_rms_eps,       "%s.attention.layer_norm_rms_epsilon"},
+    {gguf_field::ssm_conv_kernel,    "%s.ssm.conv_kernel"},
+    {gguf_field::ssm_inner_size,     "%s.ssm.inner_size"},
+    {gguf_field::ssm_state_size,     "%s.ssm.state_size"},
+    {gguf_field::ssm_time_step_rank, "%s.ssm.time_step_rank"},
+    {gguf_field::ssm_group_count,    "%s.ssm.group_count"},
 }};
 
 // Facts the header omits, from each architecture's graph in llama.cpp (llama-model.cpp build_*):

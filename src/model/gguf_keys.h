@@ -39,6 +39,11 @@ enum class gguf_field : std::uint8_t {
     alibi_bias_max,
     norm_eps,
     norm_rms_eps,
+    ssm_conv_kernel, ///< recurrent layers (llama.cpp LLM_KV_SSM_*): Mamba, Mamba2, Gated DeltaNet
+    ssm_inner_size,
+    ssm_state_size,
+    ssm_time_step_rank,
+    ssm_group_count,
     count
 };
 

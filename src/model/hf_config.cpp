@@ -8,6 +8,7 @@
 #include "model/arch_tensors.h"
 #include "model/quant_config.h"
 #include "model/recurrent.h"
+#include "model/state_space.h"
 #include "model/vision.h"
 
 #include <array>
@@ -197,12 +198,46 @@ void apply_swa(model_desc& m, const reader& r, detail::layer_pattern pattern, st
     }
 }
 
+/// Python's json.dumps writes float("inf") / float("nan") as bare Infinity / -Infinity / NaN, which
+/// JSON does not allow; Mamba2-style configs carry them ("time_step_limit": [0.0, Infinity]). Outside
+/// strings they become null (no estimate reads those fields); everything else is left as it is.
+std::string without_nonfinite(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        std::size_t skip = 0;
+        for (std::string_view word : {"-Infinity", "Infinity", "NaN"})
+            if (text.substr(i, word.size()) == word) {
+                skip = word.size();
+                break;
+            }
+        if (skip) {
+            out += "null";
+            i += skip - 1;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 result<model_desc> parse_hf_config(std::string_view text, std::string_view path) {
     json root;
     try {
-        root = json::parse(text);
+        root = json::parse(without_nonfinite(text));
     } catch (const json::parse_error& e) {
         return make_error(error_code::bad_json, fmt::format("not valid JSON: {}", e.what()),
                           fmt::format("{}:offset {}", path, e.byte));
@@ -254,7 +289,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (!n_layer) return n_layer.error();
     auto n_embd = r.get(field::n_embd);
     if (!n_embd) return n_embd.error();
-    auto n_head = r.get(field::n_head, g3(8));
+    // State-space models (Mamba) have no attention heads; their layers are laid out below.
+    const bool ssm_family = detail::is_state_space_family(row->model_type);
+    auto n_head           = r.get(field::n_head, ssm_family ? std::optional<std::uint64_t>(1) : g3(8));
     if (!n_head) return n_head.error();
     if (*n_layer == 0 || *n_embd == 0 || *n_head == 0)
         return make_error(error_code::bad_value, "n_layer, n_embd and n_head must be positive", std::string(path));
@@ -272,7 +309,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         return make_error(error_code::bad_value, "head_dim is 0; expected a positive width", r.where("head_dim"));
     const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
     auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
-    if (!n_ff && !row->quirks.block_configs) return n_ff.error();
+    if (!n_ff && !row->quirks.block_configs && !ssm_family) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
     auto n_ctx    = r.get(field::n_ctx_train, g3(131072));
@@ -340,6 +377,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     }
     if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
+    if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
         apply_swa(m, r, row->swa, *n_swa);
 

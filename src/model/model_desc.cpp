@@ -59,6 +59,11 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
     {tensor_role::ssm_a,              "ssm_a",              false, false},
     {tensor_role::ssm_norm,           "ssm_norm",           false, false},
     {tensor_role::ssm_out,            "ssm_out",            true,  false},
+    {tensor_role::ssm_x,              "ssm_x",              false, false},
+    {tensor_role::ssm_d,              "ssm_d",              false, false},
+    {tensor_role::ssm_dt_norm,        "ssm_dt_norm",        false, false},
+    {tensor_role::ssm_b_norm,         "ssm_b_norm",         false, false},
+    {tensor_role::ssm_c_norm,         "ssm_c_norm",         false, false},
     {tensor_role::other,              "other",              false, false},
 }};
 // clang-format on
@@ -75,6 +80,11 @@ bool is_linear(tensor_role r) {
 }
 bool is_expert(tensor_role r) {
     return roles[static_cast<std::size_t>(r)].expert;
+}
+
+std::string_view mixer_name(layer_desc::recurrent_state::mixer k) {
+    using mixer = layer_desc::recurrent_state::mixer;
+    return k == mixer::mamba1 ? "mamba" : k == mixer::mamba2 ? "mamba2" : "gated_delta";
 }
 
 std::string_view attn_kind_name(attn_kind k) {

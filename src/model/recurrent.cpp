@@ -54,14 +54,14 @@ status read_recurrent(model_desc& m, const json& cfg, std::string_view path) {
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         bool linear = (i + 1) % every != 0;
         if (types) {
-            const json& t = (*types)[i];
-            // compared as a string_view: json == "..." trips GCC 12's -Warray-bounds (a false positive)
-            const std::string_view v = t.is_string() ? std::string_view(t.get_ref<const std::string&>()) : "";
-            if (v != "linear_attention" && v != "full_attention" && v != "sliding_attention")
+            // Compared as std::string: json == const char* trips GCC 12's -Warray-bounds (a false positive).
+            const json& t          = (*types)[i];
+            const std::string kind = t.is_string() ? t.get<std::string>() : std::string();
+            if (kind != "linear_attention" && kind != "full_attention" && kind != "sliding_attention")
                 return make_error(error_code::bad_value,
                                   fmt::format("{}; expected \"linear_attention\" or \"full_attention\"", t.dump()),
                                   fmt::format("{}:/layer_types/{}", path, i));
-            linear = v == "linear_attention";
+            linear = kind == "linear_attention";
         }
         if (!linear) continue;
         auto& l                   = m.layers[i];

@@ -74,13 +74,41 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
         q.kv_type          = dtype::f8_e4m3;
         try_params(fit_way::quantized_kv, 0, "--kv-type fp8", q);
     }
-    // 3. A smaller quantization of the weights (llama.cpp: the GGUF ladder; others: int4 AWQ/bitsandbytes
-    // are separate checkpoints, so only llama.cpp's own re-quantization is offered).
-    if (llama && !m.from_gguf) {
-        for (std::size_t i = ladder_start(base.weights); i < gguf_ladder.size(); ++i) {
+    // 3. A smaller quantization of the weights, made from the checkpoint the user has (AWQ, GPTQ and FP8
+    // need checkpoints of their own, so they are not offered):
+    //  - llama.cpp: the GGUF ladder (llama-quantize makes each from the checkpoint);
+    //  - transformers on a GPU: bitsandbytes quantizes as it loads (from_pretrained with
+    //    BitsAndBytesConfig: LLM.int8(), then NF4; transformers docs "bitsandbytes");
+    //  - transformers on a Mac or a CPU, where people run GGUF files: llama.cpp and the same ladder.
+    const bool checkpoint_16bit = !m.from_gguf && m.quant.method == quant_method::none;
+    if (base.engine == engine_kind::transformers && c.runs_on == "gpu" && checkpoint_16bit &&
+        !is_quantized(base.weights.format)) {
+        for (auto [format, word] : {
+                 std::pair{weight_format::int8, "int8"},
+                 std::pair{weight_format::nf4,  "nf4" }
+        }) {
             inference_params q = base;
-            q.weights          = weight_choice{weight_format::gguf, std::string(gguf_ladder[i])};
-            if (try_params(fit_way::smaller_quant, 0, fmt::format("--weights {}", gguf_ladder[i]), q)) break;
+            q.weights          = weight_choice{format, {}};
+            if (try_params(fit_way::smaller_quant, 0, fmt::format("--weights {}", word), q)) break;
+        }
+    }
+    const bool to_llama = !llama && base.engine == engine_kind::transformers && c.runs_on != "gpu";
+    if ((llama && !m.from_gguf) || (to_llama && checkpoint_16bit)) {
+        // Down the ladder to the first quant that fits, and on to the first that is also fast enough
+        // (a smaller file reads faster per token) when the first is not.
+        bool fitted = false;
+        for (std::size_t i = ladder_start(base.weights); i < gguf_ladder.size(); ++i) {
+            inference_params q     = base;
+            q.engine               = engine_kind::llama_cpp;
+            q.weights              = weight_choice{weight_format::gguf, std::string(gguf_ladder[i])};
+            const plan_candidate e = evaluate(m, q, d, o, memo);
+            const std::string setting =
+                fmt::format("{}--weights {}", to_llama ? "--engine llama.cpp " : "", gguf_ladder[i]);
+            if (e.fits && (!fitted || e.meets_speed)) out.push_back(judged(fit_way::smaller_quant, 0, setting, e));
+            if (!e.fits && !fitted && e.headroom_bytes > c.headroom_bytes)
+                out.push_back(judged(fit_way::smaller_quant, 0, setting, e));
+            fitted = fitted || e.fits;
+            if (e.fits && e.meets_speed) break;
         }
     }
     // 4. Experts in RAM (llama.cpp --n-cpu-moe N, the fewest layers that fit): the plan already does

@@ -81,11 +81,33 @@ constexpr std::array<overhead_row, 6> decode_overhead_table{
      }
 };
 
+/// llama.cpp decode attention without flash attention: K.q and V.softmax are ggml_mul_mat calls that
+/// broadcast each KV head over its group of query heads, so every cached K and V row is streamed once
+/// per query head (n_head / n_head_kv times a KV head's bytes). What those extra reads cost, as a
+/// multiple of the per-query-head bytes at the weights' bandwidth share, fitted on the growth of
+/// the step from tg512 to tg8192 (average context 256 -> 4096) in xiongjiedai_llama3.json (Llama-3 8B
+/// GQA 4 and 70B GQA 8, F16 and Q4_K_M, one GPU): CUDA 0.64 (median of 27; 0.6-0.7 on A100, H100,
+/// A40, A6000, L40S, RTX 4090 for both model sizes: part of the repeated rows come from L2), Metal 1.8
+/// (median of 11, M1 Max to M2 Ultra: the softmax and scale passes over the scores add to it). Against
+/// the KV head's bytes the same growth is 2.3-3.0x for the 8B and 4.2-5.7x for the 70B: it follows
+/// the group size, not a constant. With flash attention (-fa) each KV row is read once.
+constexpr double llamacpp_unfused_attention_cuda  = 0.64;
+constexpr double llamacpp_unfused_attention_metal = 1.8;
+
 /// vLLM's GPTQ/AWQ/int4/int8 matrix-vector kernels at batch 1 unpack, scale and multiply each weight:
 /// about 10 vector FLOPs a weight. A100 (19.5 TFLOPS FP32): 2.0e12 weights/s, what the Qwen2.5 7B-32B
 /// AWQ and GPTQ-Int4 rows at input 1 leave after the 3 ms step (14B AWQ: 92.7 tokens/s, 14.7e9 weights
 /// in 7.8 ms), where their bytes alone would take 4.5 ms.
 constexpr double quantized_matvec_flops_per_weight = 10.0;
+/// ...and none of them finishes faster than a fixed floor: at batch 1 a small matrix splits into too
+/// few tiles to keep every SM's load pipeline busy (Marlin, vLLM's GPTQ/AWQ kernel on Ampere and
+/// later, stripes 128 x 128 tiles over the SMs: Qwen2.5-0.5B's 896 x 896 attention output is 49 tiles
+/// for 108 SMs). vLLM runs four such GEMMs a layer (q/k/v merged, output, gate/up merged, down).
+/// Fitted on qwen25_speed_tables.json (vLLM 0.6.3, A100, input 1): GPTQ-Int4/AWQ 0.5B, 1.5B and 3B
+/// take 3.8, 4.6 and 5.9 ms a step where bytes and unpacking alone give 3.3, 3.7 and 4.5 ms (the
+/// 3 ms step overhead included); a 10 us floor per GEMM brings them to 4.1, 4.5 and 5.4 ms. From 7B
+/// up every GEMM is above the floor (7B-32B Int4/AWQ at input 1: -11% to -1%).
+constexpr double quantized_gemm_floor_s = 10e-6;
 
 // --- prefill --------------------------------------------------------------------------------------
 // Share of the chip's matmul rate (chip_rates::matmul_flops) the prompt's GEMMs reach.
@@ -158,6 +180,52 @@ double quantized_elements_per_step(const model_desc& m) {
     return all;
 }
 
+/// Which of vLLM's merged GEMMs a matrix belongs to (q/k/v -> 0, attention output -> 1, gate/up -> 2,
+/// down -> 3); every other matrix is its own GEMM (-1).
+int merged_gemm(tensor_role r) {
+    switch (r) {
+    case tensor_role::attn_q:
+    case tensor_role::attn_k:
+    case tensor_role::attn_v:
+    case tensor_role::attn_qkv:
+        return 0;
+    case tensor_role::attn_output:
+        return 1;
+    case tensor_role::ffn_gate:
+    case tensor_role::ffn_up:
+        return 2;
+    case tensor_role::ffn_down:
+        return 3;
+    default:
+        return -1;
+    }
+}
+
+/// Seconds of the quantized matrix-vector kernels of one decode step: each GEMM's unpacking work at
+/// `weights_per_s` (quantized_matvec_flops_per_weight a weight), but at least quantized_gemm_floor_s.
+/// Routed experts: scaled to n_expert_used and never floored (one fused kernel per layer).
+double quantized_gemm_seconds(const model_desc& m, double weights_per_s) {
+    const double used = m.is_moe() && m.moe.n_expert > 0 && m.moe.n_expert_used > 0
+                            ? static_cast<double>(m.moe.n_expert_used) / static_cast<double>(m.moe.n_expert)
+                            : 1.0;
+    std::vector<double> merged(4 * std::max<std::size_t>(1, m.layers.size()), 0.0);
+    double seconds = 0;
+    for (const auto& t : m.tensors) {
+        if (!is_quantizable_matrix(t)) continue;
+        const double work = static_cast<double>(t.n_elements()) / weights_per_s;
+        const int g       = merged_gemm(t.role);
+        if (is_expert(t.role))
+            seconds += work * used;
+        else if (g >= 0 && t.layer >= 0 && static_cast<std::size_t>(t.layer) < m.layers.size())
+            merged[static_cast<std::size_t>(t.layer) * 4 + static_cast<std::size_t>(g)] += work;
+        else
+            seconds += std::max(quantized_gemm_floor_s, work);
+    }
+    for (const double w : merged)
+        if (w > 0) seconds += std::max(quantized_gemm_floor_s, w);
+    return seconds;
+}
+
 /// Bytes decode attention reads with one K and V row per query head (not per KV head) for each cached
 /// token; sliding-window layers read at most their window.
 double attention_bytes_per_query_head(const model_desc& m, dtype kv, std::uint64_t context) {
@@ -172,6 +240,15 @@ double attention_bytes_per_query_head(const model_desc& m, dtype kv, std::uint64
 }
 
 } // namespace
+
+double transformers_moe_host_seconds(const model_desc& m) {
+    if (!m.is_moe()) return 0;
+    std::uint64_t moe_layers = 0;
+    for (const auto& l : m.layers)
+        moe_layers += l.is_moe ? 1 : 0;
+    if (moe_layers == 0) moe_layers = m.n_layer; // layer list without the flag: every layer routed
+    return static_cast<double>(moe_layers) * static_cast<double>(m.moe.n_expert) * transformers_moe_expert_seconds;
+}
 
 std::uint64_t decode_weight_bytes_per_step(const model_desc& m, const inference_estimate& e) {
     return static_cast<std::uint64_t>(static_cast<double>(e.weights.bytes) * moe_read_share(m));
@@ -206,20 +283,33 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         t.weights_s           = static_cast<double>(decode_weight_bytes_per_step(m, e)) / (efficiency * bw);
         const weight_format f = resolve_weight_choice(m, p.weights).format;
         if (p.engine == engine_kind::vllm && is_quantized(f) && f != weight_format::fp8 && chip.fp32_flops > 0) {
-            // Unpacking bound when the chip's ALUs are slower than its memory for these kernels.
-            const double unpack =
-                quantized_elements_per_step(m) * quantized_matvec_flops_per_weight / (chip.fp32_flops * n);
-            t.weights_s = std::max(t.weights_s, unpack);
+            // Unpacking bound when the chip's ALUs are slower than its memory for these kernels, and
+            // never below each GEMM's floor; the 16-bit rest (embeddings, output head) at the bandwidth.
+            const double per_s = chip.fp32_flops * n / quantized_matvec_flops_per_weight;
+            const bool untied  = std::any_of(m.tensors.begin(), m.tensors.end(),
+                                             [](const tensor_desc& x) { return x.role == tensor_role::output; });
+            // An untied input embedding is read one row a token; a tied one is the output head, read whole.
+            const double dense_bytes =
+                static_cast<double>(e.weights.unquantized_bytes) -
+                (untied ? static_cast<double>(std::min(e.weights.token_embd_bytes, e.weights.unquantized_bytes)) : 0.0);
+            const double unpack = dense_bytes / (efficiency * bw) + quantized_gemm_seconds(m, per_s);
+            t.weights_s         = std::max(t.weights_s, unpack);
         }
         t.attention_s =
             static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(context) * batch / (efficiency * bw);
+        if (p.engine == engine_kind::llama_cpp && !p.flash_attn && p.device != device_kind::cpu) {
+            const double share =
+                p.device == device_kind::metal ? llamacpp_unfused_attention_metal : llamacpp_unfused_attention_cuda;
+            t.attention_s = std::max(t.attention_s, share * attention_bytes_per_query_head(m, e.kv_type, context) *
+                                                        batch / (efficiency * bw));
+        }
         const step_overhead o = decode_overhead(p.engine, p.device);
         t.host_s              = static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
         t.seconds             = t.weights_s + t.attention_s + t.host_s;
         // transformers off CUDA (CPU, Apple MPS) runs the same Python per layer: its host time is a
         // floor here too (not fitted off CUDA; the CUDA figure is the lower bound we know).
         if (p.engine == engine_kind::transformers) {
-            t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds;
+            t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds + transformers_moe_host_seconds(m);
             t.seconds = std::max(t.weights_s + t.attention_s, t.host_s);
         }
         return t;
@@ -239,7 +329,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         attention_bytes_per_query_head(m, e.kv_type, context) * batch / (transformers_attention_efficiency * bw);
     const double per_layer = transformers_layer_seconds +
                              (quantized && f != weight_format::gptq_int4 ? transformers_quant_layer_seconds : 0.0);
-    t.host_s  = static_cast<double>(m.n_layer) * per_layer;
+    t.host_s  = static_cast<double>(m.n_layer) * per_layer + transformers_moe_host_seconds(m);
     t.seconds = std::max(t.host_s, t.weights_s + t.attention_s);
     return t;
 }

@@ -79,18 +79,19 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"reserve",                p.reserve_bytes                                                           },
     };
     nlohmann::json j = {
-        {"model",              model_to_json(m)       },
-        {"workload",           w                      },
-        {"devices",            devices_json(e.devices)},
-        {"disk_bytes",         e.disk_bytes           },
+        {"model",                    model_to_json(m)          },
+        {"workload",                 w                         },
+        {"devices",                  devices_json(e.devices)   },
+        {"disk_bytes",               e.disk_bytes              },
         {"weights_detail",
          {{"bytes", e.weights.bytes},
           {"quantized_bytes", e.weights.quantized_bytes},
           {"unquantized_bytes", e.weights.unquantized_bytes},
           {"exact_from_file", e.weights.exact_from_file},
-          {"how", e.weights.how}}                     },
-        {"kv_bytes_per_token", e.kv_bytes_per_token   },
-        {"notes",              e.notes                }
+          {"how", e.weights.how}}                              },
+        {"kv_bytes_per_token",       e.kv_bytes_per_token      },
+        {"state_bytes_per_sequence", e.state_bytes_per_sequence},
+        {"notes",                    e.notes                   }
     };
     // Error bars: how this kind of estimate compared with measured runs (data/accuracy).
     nlohmann::json acc = {

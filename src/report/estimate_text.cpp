@@ -39,6 +39,10 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
     s += fmt::format("\nweights   {} ({})\n", human_bytes(static_cast<std::int64_t>(e.weights.bytes)), e.weights.how);
     s += fmt::format("KV cache  {} per token of context (all layers)\n",
                      human_bytes(static_cast<std::int64_t>(e.kv_bytes_per_token)));
+    if (e.state_bytes_per_sequence)
+        s += fmt::format("state     {} per sequence (recurrent state of the linear-attention / state-space layers, "
+                         "in kv_cache; constant in context)\n",
+                         human_bytes(static_cast<std::int64_t>(e.state_bytes_per_sequence)));
     s += fmt::format("on disk   {}\n", human_bytes(static_cast<std::int64_t>(e.disk_bytes)));
     if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,

@@ -5,9 +5,11 @@ namespace llmplan {
 nlohmann::json model_to_json(const model_desc& m) {
     const auto p               = count_params(m);
     const auto& l              = m.typical_layer();
-    std::uint32_t n_swa_layers = 0, n_kv_layers = 0, n_moe_layers = 0, n_swa = 0;
+    std::uint32_t n_swa_layers = 0, n_kv_layers = 0, n_moe_layers = 0, n_swa = 0, n_state_layers = 0;
+    const layer_desc* state = nullptr;
     for (const auto& x : m.layers) {
         n_kv_layers += x.has_kv() ? 1 : 0;
+        if (x.has_state()) ++n_state_layers, state = state ? state : &x;
         n_moe_layers += x.is_moe ? 1 : 0;
         if (x.n_swa) ++n_swa_layers, n_swa = x.n_swa;
     }
@@ -34,6 +36,7 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"head_dim_v",         l.head_dim_v                                               },
         {"n_kv_layers",        n_kv_layers                                                },
         {"n_swa_layers",       n_swa_layers                                               },
+        {"n_state_layers",     n_state_layers                                             },
         {"n_swa",              n_swa                                                      },
         {"n_moe_layers",       n_moe_layers                                               },
         {"n_expert_shared",    m.moe.n_expert_shared                                      },
@@ -46,6 +49,14 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"file_bytes",         m.file_bytes                                               },
         {"notes",              m.notes                                                    },
     };
+    // Linear-attention / state-space layers: the shape of their constant per-sequence state.
+    if (state)
+        j["recurrent_state"] = {
+            {"mixer",         mixer_name(state->recurrent.kind)},
+            {"conv_channels", state->recurrent.conv_channels   },
+            {"conv_kernel",   state->recurrent.conv_kernel     },
+            {"state_elems",   state->recurrent.state_elems     },
+        };
     if (!m.origin.kind.empty())
         j["origin"] = {
             {"kind",          m.origin.kind         },

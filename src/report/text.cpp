@@ -1,5 +1,6 @@
 #include "report/text_report.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 
@@ -48,6 +49,16 @@ std::string model_to_text(const model_desc& m) {
     if (swa_layers) s += fmt::format("             {} of {} layers sliding-window\n", swa_layers, m.n_layer);
     if (kv_layers != m.n_layer)
         s += fmt::format("             {} of {} layers hold a KV cache\n", kv_layers, m.n_layer);
+    const auto state =
+        std::find_if(m.layers.begin(), m.layers.end(), [](const layer_desc& x) { return x.has_state(); });
+    if (state != m.layers.end()) {
+        const auto n =
+            std::count_if(m.layers.begin(), m.layers.end(), [](const layer_desc& x) { return x.has_state(); });
+        const auto& r = state->recurrent;
+        s += fmt::format("state        {} of {} layers are {} mixers: a recurrent state per sequence, constant in "
+                         "context (conv {} x {}, state {} elements)\n",
+                         n, m.n_layer, mixer_name(r.kind), r.conv_channels, r.conv_kernel, r.state_elems);
+    }
     if (m.is_moe())
         s += fmt::format("experts      {} x width {}{}\n", m.moe.n_expert, m.moe.n_ff_expert,
                          m.moe.n_ff_shexp ? fmt::format(", shared width {}", m.moe.n_ff_shexp) : "");

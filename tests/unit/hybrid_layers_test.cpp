@@ -4,6 +4,7 @@
 #include "llmplan/hf_config.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
+#include "unit/hybrid_fixture.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -11,18 +12,10 @@
 namespace {
 
 using namespace llmplan;
+using test::kv_bytes;
 
 model_desc qwen3_next() {
-    auto m = load_model(std::string(LLMPLAN_TEST_DATA) + "/models/Qwen--Qwen3-Next-80B-A3B-Instruct/config.json");
-    EXPECT_TRUE(m.has_value()) << (m ? "" : m.error().what());
-    return m ? *m : model_desc{};
-}
-
-std::uint64_t kv_bytes(const inference_estimate& e) {
-    std::uint64_t s = 0;
-    for (const auto& d : e.devices)
-        s += d.parts.kv_cache;
-    return s;
+    return test::load_test_model("Qwen--Qwen3-Next-80B-A3B-Instruct");
 }
 
 // full_attention_interval 4: layer i is full attention when (i + 1) % 4 == 0 (Qwen3NextConfig), so

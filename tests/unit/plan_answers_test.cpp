@@ -140,6 +140,32 @@ TEST(plan_fit_ways, a_smaller_quant_is_the_estimate_of_that_quant) {
         }
 }
 
+// The default engine for a checkpoint is transformers. Llama-3.1-70B in bf16 is 131 GiB of weights: more
+// than a 128 GB MacBook's GPU share, but people run it there as a GGUF, so the way offered is llama.cpp
+// with a quant made from the checkpoint (q8_0: 70.6e9 x 8.5 bits = 70 GiB, within the share). On an RTX
+// 4090 desktop (24 GB) Qwen2.5-14B in bf16 (27.5 GiB of weights) does not fit; bitsandbytes quantizes as it
+// loads, so LLM.int8() (14.8e9 x 1 byte + fp16 norms/embeddings = about 15 GiB) is offered, no new checkpoint.
+TEST(plan_fit_ways, transformers_rows_offer_what_needs_no_other_checkpoint) {
+    inference_params p;
+    p.engine       = engine_kind::transformers;
+    const auto& mb = hardware_row("MacBook Pro 16\" M3 Max (16-core), 128GB / 8TB");
+    const auto mac = make_plan(catalog_model("meta-llama/Llama-3.1-70B-Instruct"), p, {&mb}).candidates.front();
+    ASSERT_FALSE(mac.fits);
+    ASSERT_FALSE(mac.fit_options.empty());
+    EXPECT_EQ(mac.fit_options.front().setting, "--engine llama.cpp --weights q8_0");
+    EXPECT_TRUE(mac.fit_options.front().fits);
+    // A whole desktop with one card (a bare card would be planned as 2 of them).
+    const auto& card = hardware_row("Desktop: RTX 4090 24GB + 64GB DDR5 (Ryzen 9 7950X)");
+    const auto gpu   = make_plan(catalog_model("Qwen/Qwen2.5-14B-Instruct"), p, {&card}).candidates.front();
+    ASSERT_FALSE(gpu.fits);
+    bool int8 = false;
+    for (const auto& f : gpu.fit_options) {
+        EXPECT_EQ(f.setting.find("awq"), std::string::npos) << f.setting; // needs an AWQ checkpoint
+        int8 = int8 || (f.setting == "--weights int8" && f.fits);
+    }
+    EXPECT_TRUE(int8);
+}
+
 } // namespace
 } // namespace llmplan
 

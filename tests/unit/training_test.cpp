@@ -224,7 +224,9 @@ TEST(TrainingMultiGpu, ZeroShardsAndOffload) {
     const auto& g = e->devices[3].parts;
     EXPECT_EQ(g.optimizer, n_params * 8 / 4);
     EXPECT_EQ(g.master_weights, n_params * 4 / 4);
-    EXPECT_EQ(g.gradients, n_params * 2 + 2 * n_params * 2); // + double-buffered buckets
+    // + DeepSpeed's two reduce (IPG) buffers of reduce_bucket_size = 2e8 bf16 elements, allocated whole
+    // by stage_1_and_2.py's backward() however small the model
+    EXPECT_EQ(g.gradients, n_params * 2 + 2 * 200'000'000ull * 2);
     EXPECT_EQ(g.overhead, static_cast<std::int64_t>((5ull << 29) + (1ull << 29)));
     auto cfg = nlohmann::json::parse(e->launch_config_json);
     EXPECT_EQ(cfg["zero_optimization"]["stage"], 1);

@@ -63,11 +63,46 @@ void linear_attention(builder& b, const model_desc& m, const layer_desc& l, int 
     b.linear(tensor_role::ssm_out, il, e, value, false);
 }
 
+/// A Mamba mixer (see model/state_space.cpp for the module lists): Mamba1 with x_proj and dt_proj,
+/// Mamba2 with per-head dt_bias / A_log / D and a gated norm over d_inner.
+void mamba_mixer(builder& b, const model_desc& m, const layer_desc& l, int il) {
+    const auto& r             = l.recurrent;
+    const std::uint64_t e     = m.n_embd;
+    const std::uint64_t inner = r.value_width;
+    const bool mamba2         = r.kind == layer_desc::recurrent_state::mixer::mamba2;
+    // in_proj: x and the gate z (Mamba1); z, x, B, C and dt per head (Mamba2).
+    b.linear(tensor_role::ssm_in, il, mamba2 ? inner + r.conv_channels + r.v_heads : 2 * inner, e, r.proj_bias);
+    b.add(tensor_role::ssm_conv1d, il, {r.conv_channels, 1, r.conv_kernel});
+    if (r.conv_bias) b.add(tensor_role::ssm_conv1d, il, {r.conv_channels}, true);
+    if (mamba2) {
+        b.add(tensor_role::ssm_dt, il, {r.v_heads}, true);
+        b.add(tensor_role::ssm_a, il, {r.v_heads});
+        b.add(tensor_role::ssm_d, il, {r.v_heads});
+        if (r.gated_norm) b.add(tensor_role::ssm_norm, il, {inner});
+    } else {
+        b.linear(tensor_role::ssm_x, il, std::uint64_t{r.dt_rank} + 2 * r.d_state, inner, false);
+        b.linear(tensor_role::ssm_dt, il, inner, r.dt_rank, true);
+        b.add(tensor_role::ssm_a, il, {inner, r.d_state});
+        b.add(tensor_role::ssm_d, il, {inner});
+        if (r.bcdt_norms) {
+            b.add(tensor_role::ssm_dt_norm, il, {r.dt_rank});
+            b.add(tensor_role::ssm_b_norm, il, {r.d_state});
+            b.add(tensor_role::ssm_c_norm, il, {r.d_state});
+        }
+    }
+    b.linear(tensor_role::ssm_out, il, e, inner, r.proj_bias);
+}
+
 void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
     const std::uint64_t e = m.n_embd;
+    if (l.has_state()) {
+        if (l.recurrent.kind == layer_desc::recurrent_state::mixer::gated_delta)
+            linear_attention(b, m, l, il);
+        else
+            mamba_mixer(b, m, l, il);
+    }
     if (l.attn == attn_kind::none) {
         if (l.attn_linear) b.linear(tensor_role::attn_output, il, e, e, false);
-        if (l.has_state()) linear_attention(b, m, l, il);
         return;
     }
     const std::uint64_t q_out = std::uint64_t{l.n_head} * l.head_dim_k;
@@ -114,12 +149,12 @@ void feed_forward(builder& b, const model_desc& m, const layer_desc& l, int il) 
         if (x.fused_gate_up) {
             b.linear(tensor_role::ffn_gate_up_exps, il, 2 * x.n_ff_expert, e, x.expert_bias, n);
         } else {
-            b.linear(tensor_role::ffn_gate_exps, il, x.n_ff_expert, e, x.expert_bias, n);
+            if (!x.plain_experts) b.linear(tensor_role::ffn_gate_exps, il, x.n_ff_expert, e, x.expert_bias, n);
             b.linear(tensor_role::ffn_up_exps, il, x.n_ff_expert, e, x.expert_bias, n);
         }
         b.linear(tensor_role::ffn_down_exps, il, e, x.n_ff_expert, x.expert_bias, n);
         if (x.n_ff_shexp > 0) {
-            b.linear(tensor_role::ffn_gate_shexp, il, x.n_ff_shexp, e, false);
+            if (!x.plain_experts) b.linear(tensor_role::ffn_gate_shexp, il, x.n_ff_shexp, e, false);
             b.linear(tensor_role::ffn_up_shexp, il, x.n_ff_shexp, e, false);
             b.linear(tensor_role::ffn_down_shexp, il, e, x.n_ff_shexp, false);
             if (x.shexp_gate) b.add(tensor_role::ffn_gate_inp_shexp, il, {1, e});
