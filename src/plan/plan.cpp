@@ -180,7 +180,16 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
 
     std::optional<inference_estimate> est;
     std::int64_t need = 0, have = 0;
-    for (auto [n, nodes] : attempts(d, pl, o.max_nodes)) {
+    // --gpus N asks for at least N GPUs: a row that places GPUs starts its counts there (a Mac or a CPU
+    // has one device whatever is asked).
+    auto counts = attempts(d, pl, o.max_nodes);
+    if (base.gpus > 1 && pl.device != device_kind::cpu && pl.kind != "apple")
+        std::erase_if(counts, [&](const auto& a) { return a.first < base.gpus; });
+    if (counts.empty()) {
+        c.reasons.push_back(fmt::format("cannot hold {} GPUs (--gpus)", base.gpus));
+        return c;
+    }
+    for (auto [n, nodes] : counts) {
         inference_params q = for_nodes(m, p, p.device == device_kind::cpu ? 1 : std::max(1u, n), nodes);
         if (q.pipeline_parallel > m.n_layer) break;
         const auto& e = memo.get(m, q);

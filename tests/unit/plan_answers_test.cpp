@@ -140,6 +140,20 @@ TEST(plan_fit_ways, a_smaller_quant_is_the_estimate_of_that_quant) {
         }
 }
 
+// --gpus N is a floor for the rows that place GPUs: Qwen2.5-7B fits one RTX 4090 (24 GB), and asked
+// for 2 the card row plans 2; a Mac has one GPU whatever is asked and keeps its count of 1.
+TEST(plan_gpus, gpus_is_the_fewest_a_gpu_row_plans) {
+    const auto m   = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    const auto& gc = hardware_row("GeForce RTX 4090");
+    const auto& mb = hardware_row("MacBook Pro 16\" M3 Max (16-core), 128GB / 8TB");
+    inference_params p;
+    EXPECT_EQ(make_plan(m, p, {&gc}).candidates.front().count, 1u);
+    p.gpus       = 2;
+    const auto r = make_plan(m, p, {&gc, &mb});
+    for (const auto& c : r.candidates)
+        EXPECT_EQ(c.count, c.hardware == gc.name ? 2u : 1u) << c.hardware;
+}
+
 // The default engine for a checkpoint is transformers. Llama-3.1-70B in bf16 is 131 GiB of weights: more
 // than a 128 GB MacBook's GPU share, but people run it there as a GGUF, so the way offered is llama.cpp
 // with a quant made from the checkpoint (q8_0: 70.6e9 x 8.5 bits = 70 GiB, within the share). On an RTX
