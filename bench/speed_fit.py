@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit of the Hugging Face transformers decode constants in include/llmplan/speed.h.
+"""Fit of the Hugging Face transformers decode constants in src/plan/speed.h.
 
 Data: tests/data/truth/qwen25_speed_benchmark.json (Qwen2.5 speed tables: transformers 4.46 generate,
 A100 80GB, batch 1, 2048 new tokens after 1/6144/14336/30720 input tokens; tokens/s = 2048 / seconds of

@@ -20,7 +20,7 @@ NOTES = """\
 - Error = predicted / measured - 1; over25 = predicted more than 25% too fast (the plan promises
   more than the hardware gives), under25 = more than 25% too slow. Rows whose hardware has no
   catalog row are not scored; `count_differs` rows are vLLM runs on more GPUs than llmplan picks.
-- Mechanisms (include/llmplan/speed.h, src/plan/speed.cpp, each constant with its source): decode =
+- Mechanisms (src/plan/speed.h, src/plan/speed.cpp, each constant with its source): decode =
   bytes a step reads over the share of peak bandwidth an engine reaches on that memory, plus a
   fixed time per layer (llama.cpp) or per step (vLLM); transformers = max(host dispatch, GPU), the
   host time growing with layers and, for MoE, with every expert of every MoE layer (its Python loop

@@ -4,7 +4,6 @@
 
 #include "llmplan/hardware.h"
 #include "llmplan/inference.h"
-#include "llmplan/speed.h" // decode and prefill speed (moved from here; callers keep compiling)
 
 #include <optional>
 #include <string>

@@ -5,6 +5,7 @@
 #include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
+#include "plan/speed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -301,7 +302,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
             c.reasons.push_back("host memory bandwidth not in the table: no decode speed with offload");
             c.findings.push_back(make_reason(reason_code::speed_unknown));
         }
-    } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (include/llmplan/speed.h)
+    } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (src/plan/speed.h)
         const auto step = decode_step(m, *est, p, chip, parallel, p.ctx);
         if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / step.seconds;
     } else {

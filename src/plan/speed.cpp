@@ -1,7 +1,7 @@
 // Decode and prefill speed: bytes over the bandwidth an engine reaches plus a fixed step overhead for
 // llama.cpp and vLLM, a host-or-GPU-bound step for Hugging Face transformers, FLOPs over the matmul
-// rate an engine reaches for prefill (include/llmplan/speed.h gives the model).
-#include "llmplan/speed.h"
+// rate an engine reaches for prefill (src/plan/speed.h gives the model).
+#include "plan/speed.h"
 
 #include "llmplan/weights.h"
 #include "plan/detail.h"

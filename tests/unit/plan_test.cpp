@@ -2,6 +2,7 @@
 #include "catalog_fixtures.h"
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
+#include "plan/speed.h"
 
 #include <gtest/gtest.h>
 

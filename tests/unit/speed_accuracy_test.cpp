@@ -12,7 +12,7 @@
 // runs it with LLMPLAN_SPEED_TABLE set and puts it under the per-source figures of
 // ../shared/bench/score_speed.py).
 #include "llmplan/load.h"
-#include "llmplan/speed.h"
+#include "plan/speed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,7 +108,7 @@ void write_table(const std::string& path, const std::vector<row>& single, const 
            "Measured: `tests/data/truth/qwen25_speed_benchmark.json` (Qwen2.5 Speed Benchmark, Hugging Face\n"
            "transformers 4.46 + flash-attn 2.5.8, AutoGPTQ 0.7.1 (Int8 rows: 0.6.0), AutoAWQ 0.2.6, NVIDIA A100\n"
            "80GB, batch 1, 2048 tokens generated after the input; tokens/s = 2048 / seconds of the whole\n"
-           "`generate` call, prefill included). Predicted: `generation_tokens_per_s` (include/llmplan/speed.h)\n"
+           "`generate` call, prefill included). Predicted: `generation_tokens_per_s` (src/plan/speed.h)\n"
            "on the catalog's A100 SXM4 80GB row (2039 GB/s, 312 TFLOPS BF16): prefill at the compute roofline,\n"
            "then 2048 decode steps at the average context input + 1024, each step max(host dispatch, GPU\n"
            "time). The four transformers constants are fitted on these single-GPU cases (bench/speed_fit.py).\n"
@@ -233,7 +233,7 @@ inference_params params_for(engine_kind engine, const char* weights, std::uint64
     return p;
 }
 
-// transformers' MoE block loops in Python over every expert of every MoE layer (include/llmplan/speed.h,
+// transformers' MoE block loops in Python over every expert of every MoE layer (src/plan/speed.h,
 // transformers_moe_expert_seconds): Qwen2-57B-A14B (28 layers, 64 experts, 8 used) is host bound at
 // 28 x 0.863 ms + 28 x 64 x 95 us = 194.4 ms a step, 5.1 tokens/s; Qwen's Qwen2 speed table measured
 // 4.8-5.5 tokens/s (transformers 4.38.2, A100, input 1 and 6144:
