@@ -388,7 +388,8 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
     }
     r.cpu_or_gpu = detail::cpu_or_gpu(r.candidates, o);
     // This machine when it already does the job; else, when a CPU is enough, the CPU that costs
-    // least per hour to have (at low traffic the hours, not the tokens, are what is paid for); else
+    // least per hour to have (at low traffic the hours, not the tokens, are what is paid for) unless
+    // a GPU that does the job costs less an hour; else
     // the cheapest per token that fits and is fast enough; else the cheapest that fits.
     const plan_candidate* pick = nullptr;
     std::string because;
@@ -403,6 +404,12 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
             if (c.fits && c.meets_speed && c.runs_on == "cpu" && c.cost_per_hour_usd &&
                 (!pick || *c.cost_per_hour_usd < *pick->cost_per_hour_usd))
                 pick = &c;
+        // Only while no accelerator that does the job costs less an hour to keep: a CPU instance at
+        // $4/h is not the cheap choice beside a $0.03/h card or a $1.5/h GPU instance.
+        for (const auto& c : r.candidates)
+            if (pick && c.fits && c.meets_speed && c.runs_on != "cpu" && c.cost_per_hour_usd &&
+                *c.cost_per_hour_usd < *pick->cost_per_hour_usd)
+                pick = nullptr;
         if (pick)
             because = fmt::format("a CPU is enough; the cheapest to keep: ${:.3f}/h, {:.0f} tokens/s",
                                   *pick->cost_per_hour_usd, pick->decode_tokens_per_s);

@@ -111,6 +111,21 @@ TEST(plan_choice, small_model_few_users_runs_on_a_cpu) {
     EXPECT_EQ(r.recommendation->hardware, "Ryzen 9 7950X");
 }
 
+// "A CPU is enough" picks the CPU that costs least an hour, but not over an accelerator that does the
+// job for less an hour: the README's main question (7B Q4_K_M, 8k context, 1000-token prompts) is met by
+// a $4.28/h c7i.metal-24xl instance and by a $549 RTX 5070 (about $0.03/h to own and power), so the
+// card is the answer.
+TEST(plan_choice, a_cpu_is_not_picked_over_a_cheaper_gpu) {
+    auto p = params(engine_kind::llama_cpp, "q4_k_m", 1000);
+    p.ctx  = 8192;
+    auto r = make_plan(catalog_model("Qwen/Qwen2.5-7B-Instruct"), p,
+                       {&hardware_row("c7i.metal-24xl"), &hardware_row("GeForce RTX 5070")});
+    ASSERT_TRUE(r.recommendation.has_value());
+    EXPECT_EQ(r.recommendation->hardware, "GeForce RTX 5070");
+    for (const auto& c : r.candidates)
+        EXPECT_TRUE(c.fits && c.meets_speed) << c.hardware; // both do the job: the price decides
+}
+
 TEST(plan_choice, large_model_or_many_users_wants_a_gpu) {
     // 70B in bf16 is 141 GB read per token: 83 GB/s x 0.5 gives 0.3 tokens/s on a desktop CPU.
     auto big = make_plan(catalog_model("meta-llama/Llama-3.1-70B"), params(engine_kind::llama_cpp, "bf16", 500),
