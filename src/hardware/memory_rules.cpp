@@ -1,6 +1,7 @@
 // Memory as a device exposes it: binary DRAM sizes, inline ECC, the driver's reserve, and the
 // macOS GPU wired limit (constants and their sources in include/llmplan/hardware.h).
 #include "detail/strings.h"
+#include "hardware/memory_constants.h"
 #include "llmplan/hardware.h"
 
 #include <algorithm>

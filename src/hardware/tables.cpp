@@ -4,6 +4,7 @@
 
 #include "detail/strings.h"
 #include "hardware/csv.h"
+#include "hardware/memory_constants.h"
 #include "hardware/names.h"
 
 #include <algorithm>
