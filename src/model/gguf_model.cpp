@@ -104,20 +104,28 @@ const tensor_desc* first_with_role(const model_desc& m, tensor_role r) {
 /// from the %s.ssm.* keys as llama.cpp sizes their cells (llama-hparams.cpp: n_embd_r = (conv_kernel
 /// - 1) x (inner_size + 2 x group_count x state_size), n_embd_s = state_size x inner_size). The mixer
 /// is told by its tensors: ssm_ba (Gated DeltaNet), ssm_x (Mamba1), else Mamba2.
-void read_recurrent_layers(model_desc& m, const mapper& mp) {
-    const auto kernel             = mp.get(gguf_field::ssm_conv_kernel).value_or(0);
-    const auto inner              = mp.get(gguf_field::ssm_inner_size).value_or(0);
-    const auto state              = mp.get(gguf_field::ssm_state_size).value_or(0);
-    const auto groups             = mp.get(gguf_field::ssm_group_count).value_or(0);
-    const auto rank               = mp.get(gguf_field::ssm_time_step_rank).value_or(0);
+status read_recurrent_layers(model_desc& m, const mapper& mp) {
+    if (!has_role(m, tensor_role::ssm_conv1d, false)) return ok();
+    // A file with state-space blocks must say their sizes: without them the state would count as 0
+    // bytes, an under-estimate. 2^24 bounds each size far above any released model (Jamba's
+    // inner_size is 8192) and keeps conv_channels x state products within 64 bits.
     constexpr std::uint64_t limit = 1u << 24;
-    if (kernel == 0 || inner == 0 || state == 0 || kernel > limit || inner > limit || state > limit || groups > limit ||
-        rank > limit)
-        return;
-    using mixer      = layer_desc::recurrent_state::mixer;
-    const mixer kind = has_role(m, tensor_role::ssm_ba, false)  ? mixer::gated_delta
-                       : has_role(m, tensor_role::ssm_x, false) ? mixer::mamba1
-                                                                : mixer::mamba2;
+    std::uint64_t v[5]            = {};
+    const gguf_field fields[5] = {gguf_field::ssm_conv_kernel, gguf_field::ssm_inner_size, gguf_field::ssm_state_size,
+                                  gguf_field::ssm_group_count, gguf_field::ssm_time_step_rank};
+    for (int i = 0; i < 5; ++i) {
+        v[i]                = mp.get(fields[i]).value_or(0);
+        const bool required = i < 3; // group count and time-step rank may be 0 (Mamba1 has no groups)
+        if ((required && v[i] == 0) || v[i] > limit)
+            return mp.fail(error_code::bad_value,
+                           fmt::format("{} is {}; expected 1..{} for the file's ssm_conv1d (state-space) blocks",
+                                       detail::gguf_key(fields[i], mp.arch), v[i], limit));
+    }
+    const auto [kernel, inner, state, groups, rank] = v;
+    using mixer                                     = layer_desc::recurrent_state::mixer;
+    const mixer kind                                = has_role(m, tensor_role::ssm_ba, false)  ? mixer::gated_delta
+                                                      : has_role(m, tensor_role::ssm_x, false) ? mixer::mamba1
+                                                                                               : mixer::mamba2;
     for (const auto& t : m.tensors) {
         if (t.role != tensor_role::ssm_conv1d || t.is_bias || t.layer < 0 ||
             static_cast<std::size_t>(t.layer) >= m.layers.size())
@@ -133,6 +141,7 @@ void read_recurrent_layers(model_desc& m, const mapper& mp) {
         r.v_heads       = kind == mixer::mamba1 ? 0 : static_cast<std::uint32_t>(rank);
         r.dt_rank       = kind == mixer::mamba1 ? static_cast<std::uint32_t>(rank) : 0;
     }
+    return ok();
 }
 
 // Flags the tensor list states directly (only called when the file has tensors).
@@ -287,7 +296,7 @@ result<model_desc> model_from_gguf(const gguf_file& f, std::string_view path) {
         l.is_moe = m.moe.n_expert > 0 && (m.tensors.empty() ? il >= dense_lead : expert_layer[il]);
         l.n_ff   = l.is_moe ? 0 : (*n_ff)[il];
     }
-    read_recurrent_layers(m, mp);
+    if (auto st = read_recurrent_layers(m, mp); !st) return unexpected{st.error()};
     if (m.mla.kv_lora_rank > 0) {
         const auto& l          = m.typical_layer();
         m.mla.qk_rope_head_dim = static_cast<std::uint32_t>(std::min(rope_dim, max_u32));

@@ -289,4 +289,31 @@ TEST(state_space, gguf_recurrent_layers_from_ssm_keys) {
     EXPECT_FALSE(m->layers[1].has_state());
 }
 
+// The same file without ssm.state_size: its state cannot be sized, so the read fails naming the key
+// instead of counting the state as 0 bytes (an under-estimate).
+TEST(state_space, gguf_without_ssm_sizes_is_refused_by_name) {
+    using namespace llmplan::test;
+    gguf_spec s;
+    s.kvs = {
+        {"general.architecture",                  v_str("granitehybrid")},
+        {"granitehybrid.block_count",             v_u32(1)              },
+        {"granitehybrid.embedding_length",        v_u32(64)             },
+        {"granitehybrid.feed_forward_length",     v_u32(128)            },
+        {"granitehybrid.attention.head_count",    v_u32(4)              },
+        {"granitehybrid.attention.head_count_kv", v_u32(0)              },
+        {"granitehybrid.ssm.conv_kernel",         v_u32(4)              },
+        {"granitehybrid.ssm.inner_size",          v_u32(128)            },
+    };
+    s.tensors = {
+        {"token_embd.weight",       {64, 100}},
+        {"blk.0.ssm_conv1d.weight", {4, 160} },
+    };
+    auto f = read_gguf(build(s), "h.gguf");
+    ASSERT_TRUE(f.has_value()) << f.error().what();
+    auto m = model_from_gguf(*f, "h.gguf");
+    ASSERT_FALSE(m.has_value());
+    EXPECT_NE(std::string(m.error().what()).find("granitehybrid.ssm.state_size"), std::string::npos)
+        << m.error().what();
+}
+
 } // namespace
