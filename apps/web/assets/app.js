@@ -27,6 +27,10 @@
   const gib = (bytes) => `${num(bytes / GIB, 2)} ${t("gib")}`;
   const usd = (x, digits) => x === null || x === undefined ? "–"
     : new Intl.NumberFormat(locale(), { style: "currency", currency: "USD", maximumFractionDigits: digits }).format(x);
+  const showError = (e) => {
+    $("error").textContent = e.message;
+    $("error").hidden = false;
+  };
   const el = (tag, attrs = {}, ...kids) => {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
@@ -129,8 +133,7 @@
       render();
     } catch (e) {
       if (e.name === "AbortError") return;
-      $("error").textContent = e.message;
-      $("error").hidden = false;
+      showError(e);
     }
     if (inflight === ctl) {
       inflight = null;
@@ -355,6 +358,11 @@
 
   // ------------------------------------------------------------------ wiring
   async function start() {
+    try {
+      await I18N_READY;
+    } catch (e) {
+      showError(e);
+    }
     readUrl();
     applyLanguage();
     $("task-infer").setAttribute("aria-selected", String(state.task === "infer"));
@@ -397,8 +405,7 @@
       models = m.models;
       for (const row of h.hardware) hardware[row.name] = row;
     } catch (e) {
-      $("error").textContent = e.message;
-      $("error").hidden = false;
+      showError(e);
     }
     update();
   }

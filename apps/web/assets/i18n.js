@@ -1,73 +1,10 @@
-// The page's words in English, Arabic and Chinese; numbers and units go through Intl (app.js).
+// The page's words: one JSON file a language in i18n/ (translations are data), one for each entry of
+// the language picker; numbers and units go through Intl (app.js). app.js waits for I18N_READY.
 "use strict";
-const I18N = {
-  en: {
-    best_of_kind: "The best of each kind", to_fit: "to fit", headroom: "headroom", short_by: "short",
-    tagline: "What it takes to run or train a language model: memory, machines, speed, cost.",
-    language: "Language", model: "Model (catalog)", drop: "or drop a config.json / .gguf here",
-    infer: "Run (inference)", train: "Train (fine-tune)", engine: "Engine", device: "Device",
-    weights: "Weights", kv_type: "KV cache type", ctx: "Context (tokens)", batch: "Concurrent requests",
-    gpus: "GPUs", method: "Method", optimizer: "Optimizer", precision: "Precision", seq: "Sequence length",
-    micro_batch: "Micro-batch", grad_ckpt: "Gradient checkpointing", lora_rank: "LoRA rank", zero: "ZeRO stage",
-    memory: "Memory per device", chart: "Memory as the workload grows", over: "Against", machine: "Machine",
-    machines: "Machines that run it", fits_only: "only those that fit", min_speed: "at least tokens/s",
-    max_cost: "at most $/M tokens", launch: "Launch lines", copy: "Copy", copied: "Copied",
-    why: "Why: each part, its formula and source", part: "Part", bytes: "Bytes", formula: "Formula", source: "Source",
-    total: "Total", capacity: "capacity", rule: "Rule of thumb (parameters × bytes per parameter)",
-    rule_misses: "misses", llmplan_says: "llmplan", uploaded: "uploaded file",
-    group_laptop: "Laptops", group_desktop: "Desktops and GPUs", group_apple: "Macs", group_cpu: "CPU only",
-    group_cloud: "Cloud instances", decode: "tokens/s", ttft: "first token", cost: "$/M tokens",
-    per_hour: "$/h", fits: "fits", no_fit: "does not fit", none: "none", recommended: "Recommended",
-    gib: "GiB", seconds: "s", footer: "All figures come from the llmplan library on this machine; nothing leaves it.",
-    weights_part: "weights", kv_cache: "KV cache", compute: "compute", activations: "activations",
-    gradients: "gradients", optimizer_part: "optimizer", master_weights: "master weights", adapters: "adapters",
-    overhead: "overhead", speed: "Speed on the machine", train_speed: "training tokens/s", run_hours: "hours",
-    run_cost: "run cost",
-  },
-  ar: {
-    best_of_kind: "الأفضل من كل نوع", to_fit: "ليتسع", headroom: "متبقٍّ", short_by: "ناقص",
-    tagline: "ما يلزم لتشغيل نموذج لغوي أو تدريبه: الذاكرة والأجهزة والسرعة والتكلفة.",
-    language: "اللغة", model: "النموذج (من الفهرس)", drop: "أو أسقط ملف config.json أو ‎.gguf هنا",
-    infer: "تشغيل (استدلال)", train: "تدريب (ضبط دقيق)", engine: "المحرك", device: "الجهاز",
-    weights: "الأوزان", kv_type: "نوع ذاكرة KV", ctx: "السياق (رموز)", batch: "الطلبات المتزامنة",
-    gpus: "وحدات GPU", method: "الطريقة", optimizer: "المُحسِّن", precision: "الدقة", seq: "طول التسلسل",
-    micro_batch: "الدفعة الصغرى", grad_ckpt: "نقاط تفتيش التدرج", lora_rank: "رتبة LoRA", zero: "مرحلة ZeRO",
-    memory: "الذاكرة لكل جهاز", chart: "الذاكرة مع نمو العمل", over: "مقابل", machine: "الآلة",
-    machines: "الأجهزة التي تشغّله", fits_only: "التي تتسع فقط", min_speed: "رموز/ث على الأقل",
-    max_cost: "دولار/مليون رمز على الأكثر", launch: "أوامر التشغيل", copy: "نسخ", copied: "نُسخ",
-    why: "لماذا: كل جزء ومعادلته ومصدره", part: "الجزء", bytes: "البايتات", formula: "المعادلة", source: "المصدر",
-    total: "المجموع", capacity: "السعة", rule: "القاعدة التقريبية (المعاملات × بايتات كل معامل)",
-    rule_misses: "تغفل", llmplan_says: "llmplan", uploaded: "ملف مرفوع",
-    group_laptop: "حواسيب محمولة", group_desktop: "حواسيب مكتبية وبطاقات GPU", group_apple: "أجهزة Mac",
-    group_cpu: "المعالج فقط", group_cloud: "خوادم سحابية", decode: "رمز/ث", ttft: "أول رمز", cost: "دولار/مليون رمز",
-    per_hour: "دولار/ساعة", fits: "يتسع", no_fit: "لا يتسع", none: "لا شيء", recommended: "المقترح",
-    gib: "جيبيبايت", seconds: "ث", footer: "كل الأرقام من مكتبة llmplan على هذا الجهاز؛ لا شيء يغادره.",
-    weights_part: "الأوزان", kv_cache: "ذاكرة KV", compute: "الحساب", activations: "التنشيطات",
-    gradients: "التدرجات", optimizer_part: "حالة المُحسِّن", master_weights: "الأوزان الرئيسية", adapters: "المحوّلات",
-    overhead: "الحمل الإضافي", speed: "السرعة على الآلة", train_speed: "رموز تدريب/ث", run_hours: "ساعات",
-    run_cost: "تكلفة التشغيل",
-  },
-  zh: {
-    best_of_kind: "每类中的最佳", to_fit: "使其装下", headroom: "余量", short_by: "不足",
-    tagline: "运行或训练语言模型需要什么：内存、机器、速度、成本。",
-    language: "语言", model: "模型（目录）", drop: "或将 config.json / .gguf 拖放到此处",
-    infer: "运行（推理）", train: "训练（微调）", engine: "引擎", device: "设备",
-    weights: "权重", kv_type: "KV 缓存类型", ctx: "上下文（词元）", batch: "并发请求",
-    gpus: "GPU 数量", method: "方法", optimizer: "优化器", precision: "精度", seq: "序列长度",
-    micro_batch: "微批次", grad_ckpt: "梯度检查点", lora_rank: "LoRA 秩", zero: "ZeRO 阶段",
-    memory: "每个设备的内存", chart: "内存随负载增长", over: "横轴", machine: "机器",
-    machines: "能运行它的机器", fits_only: "只看放得下的", min_speed: "至少 词元/秒",
-    max_cost: "至多 美元/百万词元", launch: "启动命令", copy: "复制", copied: "已复制",
-    why: "原因：每一部分的公式与来源", part: "部分", bytes: "字节", formula: "公式", source: "来源",
-    total: "合计", capacity: "容量", rule: "经验法则（参数量 × 每参数字节数）",
-    rule_misses: "遗漏", llmplan_says: "llmplan", uploaded: "上传的文件",
-    group_laptop: "笔记本", group_desktop: "台式机与显卡", group_apple: "Mac", group_cpu: "仅 CPU",
-    group_cloud: "云实例", decode: "词元/秒", ttft: "首词元", cost: "美元/百万词元",
-    per_hour: "美元/小时", fits: "放得下", no_fit: "放不下", none: "无", recommended: "推荐",
-    gib: "GiB", seconds: "秒", footer: "所有数字都来自本机上的 llmplan 库；不会发送到别处。",
-    weights_part: "权重", kv_cache: "KV 缓存", compute: "计算缓冲", activations: "激活",
-    gradients: "梯度", optimizer_part: "优化器状态", master_weights: "主权重", adapters: "适配器",
-    overhead: "运行时开销", speed: "该机器上的速度", train_speed: "训练词元/秒", run_hours: "小时",
-    run_cost: "总成本",
-  },
-};
+const I18N = {};
+const I18N_READY = Promise.all(
+  [...document.querySelectorAll("#lang option")].map(async ({ value: lang }) => {
+    const res = await fetch(`i18n/${lang}.json`);
+    if (!res.ok) throw new Error(`i18n/${lang}.json: HTTP ${res.status}`);
+    I18N[lang] = await res.json();
+  }));
