@@ -12,6 +12,7 @@ struct ollama_name {
     std::string_view hf_id;   ///< the model a chat/instruct tag packages
     std::string_view base_id; ///< the model a "-text"/"-base" tag packages ("" when Ollama has none)
     std::string_view quant;   ///< what the tag pulls when it names no quant
+    bool latest = false;      ///< the size `ollama pull FAMILY` (tag "latest") fetches
 };
 
 std::span<const ollama_name> ollama_names();

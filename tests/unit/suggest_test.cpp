@@ -1,9 +1,11 @@
 // "Did you mean": Ollama-style names, near-miss ids and typos -> catalog suggestions.
 // Ollama mappings: the library pages' tag lists (https://ollama.com/library/<family>/tags).
 #include "llmplan/load.h"
+#include "model/ollama_names.h"
 #include "model/suggest.h"
 
 #include <gtest/gtest.h>
+#include <map>
 
 namespace llmplan {
 namespace {
@@ -47,6 +49,27 @@ TEST(suggest, every_ollama_row_names_a_hub_id) {
         EXPECT_NE(s.id.find('/'), std::string::npos) << n;
     }
     EXPECT_FALSE(first("mistral-nemo:12b").in_catalog);
+}
+
+// data/ollama/names.csv, compiled in: 95 tags, each with a family, a size, a Hub id and a quant; 31
+// families mark the size "latest" fetches (at most one each), the others have one size.
+TEST(suggest, ollama_table_is_read_whole) {
+    const auto rows = detail::ollama_names();
+    EXPECT_EQ(rows.size(), 95u);
+    std::map<std::string_view, int> latest;
+    for (const auto& r : rows) {
+        EXPECT_FALSE(r.family.empty() || r.size.empty() || r.hf_id.empty() || r.quant.empty()) << r.family;
+        latest[r.family] += r.latest ? 1 : 0;
+    }
+    int marked = 0;
+    for (const auto& [family, n] : latest) {
+        EXPECT_LE(n, 1) << family;
+        marked += n;
+    }
+    EXPECT_EQ(marked, 31);
+    EXPECT_EQ(detail::ollama_latest_size("llama4"), "16x17b");
+    EXPECT_EQ(detail::ollama_latest_size("phi4-reasoning"), "14b"); // one size
+    EXPECT_EQ(detail::ollama_latest_size("nonesuch"), "");
 }
 
 TEST(suggest, near_misses_and_typos) {
