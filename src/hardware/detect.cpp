@@ -30,11 +30,6 @@
 
 namespace llmplan {
 
-using detail::for_each_line;
-using detail::lower;
-using detail::to_u64;
-using detail::trim;
-
 namespace {
 
 // /proc/cpuinfo on a 2-socket, 384-thread server is about 0.6 MiB; 8 MiB bounds a broken /proc.

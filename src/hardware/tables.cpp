@@ -95,6 +95,14 @@ std::optional<bool> yes_no(std::string_view s) {
     if (!var##_r) return unexpected{var##_r.error()};                                                                  \
     auto var = *var##_r
 
+/// Reads `expr` straight into `field`, returning its error.
+#define LLMPLAN_READ(field, expr)                                                                                      \
+    do {                                                                                                               \
+        auto read_r = (expr);                                                                                          \
+        if (!read_r) return unexpected{read_r.error()};                                                                \
+        field = *read_r;                                                                                               \
+    } while (false)
+
 /// Memory unit text -> bytes per unit. "GB (unified, max config)" reads as GB.
 result<double> memory_unit(const row_reader& rr) {
     const auto u = rr.str("memory_unit");
@@ -114,6 +122,19 @@ std::optional<double> assignable_gb(std::string_view unit) {
     const auto* b = l.data() + pos + 6;
     if (std::from_chars(b, l.data() + l.size(), v).ec != std::errc()) return std::nullopt;
     return v;
+}
+
+/// A row's device of this kind with the text columns every table has: name (cloud rows have none:
+/// their instance type names them), vendor, notes, source and price_basis.
+device_spec start_row(const row_reader& rr, hardware_kind kind) {
+    device_spec d;
+    d.kind        = kind;
+    d.name        = std::string(rr.str("name"));
+    d.vendor      = std::string(rr.str("vendor")); // cloud rows: the provider, laptops: none
+    d.notes       = std::string(rr.str("notes"));
+    d.sources     = std::string(rr.str("source"));
+    d.price_basis = std::string(rr.str("price_basis"));
+    return d;
 }
 
 void append_note(std::string& notes, std::string_view more) {
@@ -175,16 +196,12 @@ void apply_idle_rule(device_spec& d) {
 
 result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     row_reader rr{t, r};
-    device_spec d;
-    d.name         = std::string(rr.str("name"));
-    d.vendor       = std::string(rr.str("vendor"));
+    auto d         = start_row(rr, hardware_kind::gpu);
     d.form         = std::string(rr.str("form"));
     d.architecture = std::string(rr.str("architecture"));
     d.memory_type  = std::string(rr.str("memory_type"));
     d.kind         = lower(d.vendor) == "apple" ? hardware_kind::apple : hardware_kind::gpu;
     d.gpu_count    = 1;
-    d.notes        = std::string(rr.str("notes"));
-    d.sources      = std::string(rr.str("source"));
 
     // "16/32" (V100 PCIe, two variants): the first, smaller size, so a fit is never overstated.
     const auto mem_text  = rr.str("memory");
@@ -217,31 +234,22 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     }
     LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
     d.memory_bandwidth_bytes_per_s = bw;
-    LLMPLAN_TRY(fp32, rr.scaled("fp32_tflops", tera));
-    LLMPLAN_TRY(fp16, rr.scaled("fp16_bf16_dense_tflops", tera));
-    LLMPLAN_TRY(fp16acc, rr.scaled("fp16_fp16acc_dense_tflops", tera));
-    LLMPLAN_TRY(fp8, rr.scaled("fp8_dense_tflops", tera));
-    LLMPLAN_TRY(int8, rr.scaled("int8_dense_tops", tera));
-    LLMPLAN_TRY(mamf, rr.scaled("measured_bf16_matmul_tflops", tera));
-    LLMPLAN_TRY(l3, rr.number("measured_llama3_8b_q4km_tg_tok_s"));
-    LLMPLAN_TRY(l2, rr.number("measured_llama2_7b_q4_0_tg_tok_s"));
+    LLMPLAN_READ(d.fp32_flops, rr.scaled("fp32_tflops", tera));
+    LLMPLAN_READ(d.fp16_flops, rr.scaled("fp16_bf16_dense_tflops", tera));
+    d.bf16_flops = d.fp16_flops;
+    LLMPLAN_READ(d.fp16_fp16acc_flops, rr.scaled("fp16_fp16acc_dense_tflops", tera));
+    LLMPLAN_READ(d.fp8_flops, rr.scaled("fp8_dense_tflops", tera));
+    LLMPLAN_READ(d.int8_ops, rr.scaled("int8_dense_tops", tera));
+    LLMPLAN_READ(d.measured_bf16_matmul_flops, rr.scaled("measured_bf16_matmul_tflops", tera));
+    LLMPLAN_READ(d.measured_llama3_8b_q4km_tokens_per_s, rr.number("measured_llama3_8b_q4km_tg_tok_s"));
+    LLMPLAN_READ(d.measured_llama2_7b_q4_0_tokens_per_s, rr.number("measured_llama2_7b_q4_0_tg_tok_s"));
     LLMPLAN_TRY(tdp, rr.number("tdp_w", sign_rule::positive));
     // user files may use the laptops' price_usd for a card too
     LLMPLAN_TRY(price, rr.number(t.column("typical_price_usd") ? "typical_price_usd" : "price_usd"));
-    d.fp32_flops                           = fp32;
-    d.fp16_flops                           = fp16;
-    d.bf16_flops                           = fp16;
-    d.fp16_fp16acc_flops                   = fp16acc;
-    d.fp8_flops                            = fp8;
-    d.int8_ops                             = int8;
-    d.measured_bf16_matmul_flops           = mamf;
-    d.measured_llama3_8b_q4km_tokens_per_s = l3;
-    d.measured_llama2_7b_q4_0_tokens_per_s = l2;
     LLMPLAN_TRY(cc, rr.number("compute_capability", sign_rule::positive));
     LLMPLAN_TRY(idle, rr.number("idle_w", sign_rule::positive));
     d.tdp_w              = tdp;
     d.price_usd          = price;
-    d.price_basis        = std::string(rr.str("price_basis"));
     d.price_date         = std::string(rr.str("price_date"));
     d.compute_capability = cc;
     d.idle_w             = idle;
@@ -252,28 +260,20 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
 
 result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
     row_reader rr{t, r};
-    device_spec d;
-    d.kind         = hardware_kind::cpu;
-    d.name         = std::string(rr.str("name"));
-    d.vendor       = std::string(rr.str("vendor"));
+    auto d         = start_row(rr, hardware_kind::cpu);
     d.form         = std::string(rr.str("segment"));
     d.architecture = std::string(rr.str("architecture"));
     d.cpu_model    = d.name;
-    d.notes        = std::string(rr.str("notes"));
-    d.sources      = std::string(rr.str("source"));
-    LLMPLAN_TRY(cores, rr.count("cores"));
-    LLMPLAN_TRY(threads, rr.count("threads"));
-    LLMPLAN_TRY(bw, rr.bytes("theoretical_mem_bw_gb_s", gb));
-    LLMPLAN_TRY(maxmem, rr.bytes("max_memory_gb", static_cast<double>(vendor_gb_bytes))); // RAM: binary GB
-    LLMPLAN_TRY(tdp, rr.number("tdp_w", sign_rule::positive));
-    LLMPLAN_TRY(price, rr.number("launch_price_usd"));
-    d.cores                             = cores;
-    d.threads                           = threads;
-    d.memory_bandwidth_bytes_per_s      = bw;
-    d.host_memory_bandwidth_bytes_per_s = bw;
-    d.host_memory_bytes                 = maxmem;
-    d.host_memory_is_platform_max       = true;
-    if (!maxmem && !d.unified_memory) {
+    LLMPLAN_READ(d.cores, rr.count("cores"));
+    LLMPLAN_READ(d.threads, rr.count("threads"));
+    LLMPLAN_READ(d.memory_bandwidth_bytes_per_s, rr.bytes("theoretical_mem_bw_gb_s", gb));
+    d.host_memory_bandwidth_bytes_per_s = d.memory_bandwidth_bytes_per_s;
+    // RAM: binary GB
+    LLMPLAN_READ(d.host_memory_bytes, rr.bytes("max_memory_gb", static_cast<double>(vendor_gb_bytes)));
+    d.host_memory_is_platform_max = true;
+    LLMPLAN_READ(d.tdp_w, rr.number("tdp_w", sign_rule::positive));
+    LLMPLAN_READ(d.price_usd, rr.number("launch_price_usd"));
+    if (!d.host_memory_bytes && !d.unified_memory) {
         // No max_memory_gb: the DIMM bound of the memory channels (the leading number of
         // memory_channels; 2 when blank, as laptops are) x 2 DIMMs a channel x 48 GB, the largest
         // DDR5 UDIMM/SO-DIMM. This is the 192 GB Intel ARK gives the Core i9-14900K and AMD the
@@ -290,12 +290,9 @@ result<device_spec> read_cpu_row(const csv_table& t, std::size_t r) {
         const unsigned per_channel = lower(d.form).find("laptop") != std::string::npos ? 1 : 2;
         d.host_memory_bytes        = std::uint64_t{channels} * per_channel * 48 * vendor_gb_bytes;
     }
-    d.avx512      = yes_no(rr.str("avx512"));
-    d.amx         = yes_no(rr.str("amx"));
-    d.tdp_w       = tdp;
-    d.price_usd   = price;
-    d.price_basis = std::string(rr.str("price_basis"));
-    d.price_date  = std::string(rr.str("price_date"));
+    d.avx512     = yes_no(rr.str("avx512"));
+    d.amx        = yes_no(rr.str("amx"));
+    d.price_date = std::string(rr.str("price_date"));
     return d;
 }
 
@@ -307,13 +304,10 @@ void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth)
     if (with_bandwidth && !d.memory_bandwidth_bytes_per_s)
         d.memory_bandwidth_bytes_per_s = g.memory_bandwidth_bytes_per_s;
     if (!d.memory_bytes && !g.unified_memory) d.memory_bytes = g.memory_bytes;
-    d.fp32_flops         = g.fp32_flops;
-    d.fp16_flops         = g.fp16_flops;
-    d.bf16_flops         = g.bf16_flops;
-    d.fp16_fp16acc_flops = g.fp16_fp16acc_flops;
-    d.fp8_flops          = g.fp8_flops;
-    d.int8_ops           = g.int8_ops;
-    d.compute_capability = g.compute_capability;
+    for (auto figure : {&device_spec::fp32_flops, &device_spec::fp16_flops, &device_spec::bf16_flops,
+                        &device_spec::fp16_fp16acc_flops, &device_spec::fp8_flops, &device_spec::int8_ops,
+                        &device_spec::compute_capability})
+        d.*figure = g.*figure;
     if (with_bandwidth) d.measured_bf16_matmul_flops = g.measured_bf16_matmul_flops;
     append_note(d.notes, fmt::format("Per-GPU figures from gpus.csv '{}' [{}].", g.name, g.sources));
     if (!g.sources.empty()) d.sources += (d.sources.empty() ? "" : "; ") + g.sources;
@@ -322,14 +316,10 @@ void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth)
 result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span<const device_spec* const> gpus,
                                     std::span<const device_spec* const> cpus) {
     row_reader rr{t, r};
-    device_spec d;
-    d.kind      = hardware_kind::laptop;
-    d.name      = std::string(rr.str("name"));
+    auto d      = start_row(rr, hardware_kind::laptop);
     d.form      = std::string(rr.str("form"));
     d.cpu_model = std::string(rr.str("cpu"));
     d.gpu_model = std::string(rr.str("gpu"));
-    d.notes     = std::string(rr.str("notes"));
-    d.sources   = std::string(rr.str("source"));
     // RAM and VRAM are sold in binary sizes: "16 GB" of RAM is 16 GiB (hardware.h, vendor_gb_bytes).
     LLMPLAN_TRY(ram, rr.bytes("ram_gb", static_cast<double>(vendor_gb_bytes)));
     LLMPLAN_TRY(vram_gb, rr.number("vram_gb", sign_rule::positive));
@@ -344,7 +334,6 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
     d.price_date        = std::string(rr.str("price_date"));
     d.host_memory_bytes = ram;
     d.price_usd         = price;
-    d.price_basis       = std::string(rr.str("price_basis"));
     d.tdp_w             = power;
     d.unified_memory    = lower(rr.str("ram_type")).find("unified") != std::string::npos;
     const bool has_gpu  = !d.gpu_model.empty() && !starts_with_ci(d.gpu_model, "integrated (shares");
@@ -386,8 +375,7 @@ result<device_spec> read_laptop_row(const csv_table& t, std::size_t r, std::span
 
 result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<const device_spec* const> gpus) {
     row_reader rr{t, r};
-    device_spec d;
-    d.kind          = hardware_kind::cloud;
+    auto d          = start_row(rr, hardware_kind::cloud);
     d.provider      = std::string(rr.str("provider"));
     d.vendor        = d.provider;
     d.instance_type = std::string(rr.str("instance_type"));
@@ -396,9 +384,6 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     d.gpu_model     = std::string(rr.str("gpu_model"));
     d.cpu_model     = std::string(rr.str("cpu_family"));
     d.price_region  = std::string(rr.str("price_region"));
-    d.price_basis   = std::string(rr.str("price_basis"));
-    d.notes         = std::string(rr.str("notes"));
-    d.sources       = std::string(rr.str("source"));
     LLMPLAN_TRY(count, rr.count("gpu_count"));
     LLMPLAN_TRY(mem_gb, rr.number("gpu_memory_gb_per_gpu", sign_rule::positive));
     LLMPLAN_TRY(vcpus, rr.count("vcpus"));
