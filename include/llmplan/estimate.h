@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llmplan {
@@ -41,6 +42,8 @@ struct memory_parts {
 };
 
 enum class device_kind : std::uint8_t { cpu, cuda, metal };
+/// "cpu", "cuda", "metal": the --device word.
+[[nodiscard]] std::string_view to_string(device_kind d);
 
 struct device_breakdown {
     std::string device; ///< "cpu", "cuda:0", "metal"

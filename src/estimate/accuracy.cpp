@@ -34,11 +34,11 @@ double number(std::string_view s) {
     return v;
 }
 
-std::string_view device_word(device_kind d) {
+} // namespace
+
+std::string_view to_string(device_kind d) {
     return d == device_kind::cpu ? "cpu" : d == device_kind::metal ? "metal" : "cuda";
 }
-
-} // namespace
 
 std::string_view weight_class(std::uint64_t weight_bytes, std::uint64_t n_params) {
     if (n_params == 0) return "16-bit";
@@ -60,7 +60,7 @@ std::optional<accuracy_row> measured_accuracy(engine_kind e, device_kind d, std:
                 continue;
             }
             const auto c = split(line);
-            if (c.size() != 8 || c[0] != engine_name(e) || c[1] != device_word(d) || c[2] != cls) continue;
+            if (c.size() != 8 || c[0] != engine_name(e) || c[1] != to_string(d) || c[2] != cls) continue;
             accuracy_row r{std::string(c[0]), std::string(c[1]), std::string(c[2])};
             r.cases             = static_cast<std::uint32_t>(number(c[3]));
             r.within_tolerance  = number(c[4]);

@@ -1,20 +1,10 @@
-#include "detail/enum_names.h"
 #include "llmplan/report.h"
+#include "report/json_members.h"
 
 #include <fmt/format.h>
 
 namespace llmplan {
 namespace {
-
-std::string_view device_name(device_kind d) {
-    using k                                           = device_kind;
-    static constexpr detail::enum_name_row<k> names[] = {
-        {k::cpu,   "cpu"  },
-        {k::cuda,  "cuda" },
-        {k::metal, "metal"}
-    };
-    return detail::name_in(names, d);
-}
 
 std::string_view on_off(bool b) {
     return b ? "on" : "off";
@@ -30,25 +20,12 @@ nlohmann::json devices_json(const std::vector<device_breakdown>& ds) {
 } // namespace
 
 nlohmann::json device_to_json(const device_breakdown& d) {
-    const auto& p = d.parts;
-    return {
-        {"device",      d.device   },
-        {"total_bytes", p.total()  },
-        {"parts",
-         {{"weights", p.weights},
-          {"kv_cache", p.kv_cache},
-          {"compute", p.compute},
-          {"activations", p.activations},
-          {"gradients", p.gradients},
-          {"optimizer", p.optimizer},
-          {"master_weights", p.master_weights},
-          {"adapters", p.adapters},
-          {"draft", p.draft},
-          {"projector", p.projector},
-          {"reserved", p.reserved},
-          {"overhead", p.overhead}}},
-        {"notes",       d.notes    }
-    };
+    nlohmann::json j;
+    LLMPLAN_JSON_MEMBERS(j, d, device, notes);
+    j["total_bytes"] = d.parts.total();
+    LLMPLAN_JSON_MEMBERS(j["parts"], d.parts, weights, kv_cache, compute, activations, gradients, optimizer,
+                         master_weights, adapters, draft, projector, reserved, overhead);
+    return j;
 }
 
 nlohmann::json inference_to_json(const model_desc& m, const inference_params& p, const inference_estimate& e) {
@@ -56,7 +33,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"task",                   "infer"                                                                   },
         {"engine",                 engine_name(p.engine)                                                     },
         {"engine_version",         e.engine_release                                                          },
-        {"device",                 device_name(p.device)                                                     },
+        {"device",                 to_string(p.device)                                                       },
         {"gpus",                   p.gpus                                                                    },
         {"weights",                to_string(p.weights)                                                      },
         {"ctx",                    p.ctx                                                                     },
@@ -83,21 +60,17 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"workload",                 w                         },
         {"devices",                  devices_json(e.devices)   },
         {"disk_bytes",               e.disk_bytes              },
-        {"weights_detail",
-         {{"bytes", e.weights.bytes},
-          {"quantized_bytes", e.weights.quantized_bytes},
-          {"unquantized_bytes", e.weights.unquantized_bytes},
-          {"exact_from_file", e.weights.exact_from_file},
-          {"how", e.weights.how}}                              },
         {"kv_bytes_per_token",       e.kv_bytes_per_token      },
         {"state_bytes_per_sequence", e.state_bytes_per_sequence},
         {"notes",                    e.notes                   }
     };
+    LLMPLAN_JSON_MEMBERS(j["weights_detail"], e.weights, bytes, quantized_bytes, unquantized_bytes, exact_from_file,
+                         how);
     // Error bars: how this kind of estimate compared with measured runs (data/accuracy).
     nlohmann::json acc = {
-        {"kind",                 fmt::format("{}/{}/{}", engine_name(p.engine), device_name(p.device), e.weight_class)},
+        {"kind",               fmt::format("{}/{}/{}", engine_name(p.engine), to_string(p.device), e.weight_class)},
         {"weight_class", e.weight_class       },
-        {"cases",         e.accuracy ? e.accuracy->cases : 0                },
+        {"cases",       e.accuracy ? e.accuracy->cases : 0              },
     };
     if (e.accuracy) {
         acc["within_tolerance"]  = e.accuracy->within_tolerance;
@@ -117,13 +90,9 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
 }
 
 static nlohmann::json band_to_json(const memory_band& b) {
-    return {
-        {"kind",  b.kind },
-        {"low",   b.low  },
-        {"high",  b.high },
-        {"cases", b.cases},
-        {"text",  b.text }
-    };
+    nlohmann::json j;
+    LLMPLAN_JSON_MEMBERS(j, b, kind, low, high, cases, text);
+    return j;
 }
 
 nlohmann::json training_to_json(const model_desc& m, const training_params& p, const training_estimate& e) {
@@ -150,17 +119,12 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
     };
     std::uint64_t disk = m.file_bytes;
     if (disk == 0) disk = weights_bytes(m);
-    const nlohmann::json trainer = {
-        {"name",                  e.trainer.name                           },
-        {"what",                  e.trainer.what                           },
-        {"lora_dropout",          e.trainer.lora_dropout                   },
-        {"loss",                  std::string(to_string(e.trainer.loss))   },
-        {"optimizer_in_backward", e.trainer.optimizer_in_backward          },
-        {"foreach_step_temps",    e.trainer.foreach_step_temps             },
-        {"kbit_upcast",           e.trainer.kbit_upcast                    },
-        {"batch_lengths",         std::string(to_string(e.trainer.lengths))}
-    };
-    nlohmann::json band = nullptr;
+    nlohmann::json trainer;
+    LLMPLAN_JSON_MEMBERS(trainer, e.trainer, name, what, lora_dropout, optimizer_in_backward, foreach_step_temps,
+                         kbit_upcast);
+    trainer["loss"]          = std::string(to_string(e.trainer.loss));
+    trainer["batch_lengths"] = std::string(to_string(e.trainer.lengths));
+    nlohmann::json band      = nullptr;
     if (e.band) band = band_to_json(*e.band);
     return {
         {"model",            model_to_json(m)       },
@@ -180,23 +144,24 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
 } // namespace llmplan
 
 namespace llmplan {
+/// The answer's budget and whether the request fits as asked; `best`: its best setting, null when none.
+template <class Answer> nlohmann::json fit_answer_json(const Answer& a, const char* best_key, const std::string& best) {
+    nlohmann::json j;
+    LLMPLAN_JSON_MEMBERS(j, a, budget_bytes);
+    j["fits"]   = a.fits_as_asked;
+    j[best_key] = best.empty() ? nlohmann::json(nullptr) : nlohmann::json(best);
+    return j;
+}
+
 nlohmann::json training_fit_to_json(const training_fit_answer& a) {
-    return {
-        {"budget_bytes",    a.budget_bytes                                                               },
-        {"fits",            a.fits_as_asked                                                              },
-        {"max_seq",         a.max_seq                                                                    },
-        {"max_micro_batch", a.max_micro_batch                                                            },
-        {"best_setup",      a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_setup)}
-    };
+    auto j = fit_answer_json(a, "best_setup", a.best_setup);
+    LLMPLAN_JSON_MEMBERS(j, a, max_seq, max_micro_batch);
+    return j;
 }
 
 nlohmann::json fit_to_json(const fit_answer& a) {
-    return {
-        {"budget_bytes", a.budget_bytes                                                                   },
-        {"fits",         a.fits_as_asked                                                                  },
-        {"max_ctx",      a.max_ctx                                                                        },
-        {"max_batch",    a.max_batch                                                                      },
-        {"best_weights", a.best_weights.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_weights)}
-    };
+    auto j = fit_answer_json(a, "best_weights", a.best_weights);
+    LLMPLAN_JSON_MEMBERS(j, a, max_ctx, max_batch);
+    return j;
 }
 } // namespace llmplan

@@ -1,30 +1,17 @@
 // `llmplan fit --json` document; its field names are defined here (cli-contract.md has no fit section yet).
 #include "llmplan/report.h"
+#include "report/json_members.h"
 
 namespace llmplan {
 
 nlohmann::json fit_hardware_to_json(const fit_hardware_result& r) {
     nlohmann::json j;
-    j["hardware"]     = r.hardware;
-    j["kind"]         = r.kind;
-    j["engine"]       = r.engine;
-    j["device"]       = r.device;
-    j["gpus"]         = r.gpus;
-    j["memory_bytes"] = r.memory_bytes;
-    j["budget_bytes"] = r.budget_bytes;
-    j["ctx"]          = r.ctx;
-    j["batch"]        = r.batch;
-    j["precisions"]   = r.precisions;
+    LLMPLAN_JSON_MEMBERS(j, r, hardware, kind, engine, device, gpus, memory_bytes, budget_bytes, ctx, batch,
+                         precisions);
     auto& models = j["models"] = nlohmann::json::array();
     for (const auto& row : r.rows) {
-        nlohmann::json m = {
-            {"model",          row.model         },
-            {"params",         row.params        },
-            {"weights",        row.weights       },
-            {"fits",           row.fits          },
-            {"need_bytes",     row.need_bytes    },
-            {"headroom_bytes", row.headroom_bytes}
-        };
+        nlohmann::json m;
+        LLMPLAN_JSON_MEMBERS(m, row, model, params, weights, fits, need_bytes, headroom_bytes);
         if (!row.error.empty()) m["error"] = row.error;
         models.push_back(std::move(m));
     }

@@ -1,12 +1,10 @@
 // The plan document: ../shared/cli-contract.md, "llmplan plan".
 #include "llmplan/report.h"
+#include "report/json_members.h"
 
 namespace llmplan {
 namespace {
 
-nlohmann::json or_null(const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 /// A speed the plan could not compute (bandwidth or compute rate unknown) is null, never 0.
 nlohmann::json speed_or_null(double v) {
     return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
@@ -17,7 +15,7 @@ void add_purchase_fields(nlohmann::json& j, const plan_candidate& c) {
     j["id"]           = c.id;
     j["purchase"]     = c.purchase;
     j["needs"]        = c.needs;
-    j["idle_power_w"] = or_null(c.idle_power_w);
+    j["idle_power_w"] = c.idle_power_w;
     j["price_date"]   = c.price_date;
     if (!c.provider.empty()) j["provider"] = c.provider;
     if (c.instances > 0) j["instances"] = c.instances;
@@ -48,16 +46,13 @@ nlohmann::json reasons_json(const std::vector<plan_reason>& rs) {
 
 nlohmann::json fit_options_json(const std::vector<fit_option>& fs) {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& f : fs)
-        a.push_back({
-            {"way",                 name(f.way)                         },
-            {"value",               f.value                             },
-            {"setting",             f.setting                           },
-            {"fits",                f.fits                              },
-            {"headroom_bytes",      f.headroom_bytes                    },
-            {"host_bytes",          f.host_bytes                        },
-            {"decode_tokens_per_s", speed_or_null(f.decode_tokens_per_s)}
-        });
+    for (const auto& f : fs) {
+        nlohmann::json j;
+        LLMPLAN_JSON_MEMBERS(j, f, value, setting, fits, headroom_bytes, host_bytes);
+        j["way"]                 = name(f.way);
+        j["decode_tokens_per_s"] = speed_or_null(f.decode_tokens_per_s);
+        a.push_back(std::move(j));
+    }
     return a;
 }
 
@@ -78,28 +73,18 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         nlohmann::json launch = nlohmann::json::object();
         for (const auto& [engine, line] : c.launch)
             launch[engine] = line;
-        cands.push_back({
-            {"hardware",                    c.hardware                                                              },
-            {"kind",                        c.kind                                                                  },
-            {"count",                       c.count                                                                 },
-            {"fits",                        c.fits                                                                  },
-            {"headroom_bytes",              c.headroom_bytes                                                        },
-            {"decode_tokens_per_s",         speed_or_null(c.decode_tokens_per_s)                                    },
-            {"prefill_tokens_per_s",        speed_or_null(c.prefill_tokens_per_s)                                   },
-            {"cost_per_hour_usd",           or_null(c.cost_per_hour_usd)                                            },
-            {"cost_per_million_tokens_usd", or_null(c.cost_per_million_tokens_usd)                                  },
-            {"reasons",                     c.reasons                                                               },
-            {"launch",                      launch                                                                  },
- // extra fields (not in the contract)
-            {"nodes",                       c.nodes                                                                 },
-            {"runs_on",                     c.runs_on                                                               },
-            {"ttft_s",                      c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json()},
-            {"meets_speed",                 c.meets_speed                                                           },
-            {"power_w",                     or_null(c.power_w)                                                      },
-            {"findings",                    reasons_json(c.findings)                                                },
-            {"answer_kinds",                kinds_json(c.answer_kinds)                                              },
-            {"fit_options",                 fit_options_json(c.fit_options)                                         },
-        });
+        nlohmann::json row;
+        LLMPLAN_JSON_MEMBERS(row, c, hardware, kind, count, fits, headroom_bytes, reasons, cost_per_hour_usd,
+                             cost_per_million_tokens_usd, nodes, runs_on, meets_speed, power_w);
+        row["decode_tokens_per_s"]  = speed_or_null(c.decode_tokens_per_s);
+        row["prefill_tokens_per_s"] = speed_or_null(c.prefill_tokens_per_s);
+        row["launch"]               = launch;
+        // extra fields (not in the contract)
+        row["ttft_s"]       = c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json();
+        row["findings"]     = reasons_json(c.findings);
+        row["answer_kinds"] = kinds_json(c.answer_kinds);
+        row["fit_options"]  = fit_options_json(c.fit_options);
+        cands.push_back(std::move(row));
         add_purchase_fields(cands.back(), c);
     }
     auto& answers = j["answers"] = nlohmann::json::array();
@@ -128,40 +113,30 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         };
     else
         j["cpu_or_gpu"] = nullptr;
-    const auto& o    = p.options;
-    j["assumptions"] = {
-        {"electricity_usd_per_kwh", o.electricity_usd_per_kwh},
-        {"pue",                     o.pue                    },
-        {"utilization",             o.utilization            },
-        {"life_years",              o.life_years             },
-        {"min_tokens_per_s",        o.min_tokens_per_s       },
-        {"max_ttft_s",              o.max_ttft_s             },
-        {"max_nodes",               o.max_nodes              },
-        {"kinds",                   kinds_json(o.kinds)      },
-    };
+    const auto& o     = p.options;
+    auto& assumptions = j["assumptions"];
+    LLMPLAN_JSON_MEMBERS(assumptions, o, electricity_usd_per_kwh, pue, utilization, life_years, min_tokens_per_s,
+                         max_ttft_s, max_nodes);
+    assumptions["kinds"] = kinds_json(o.kinds);
     return j;
 }
 
 nlohmann::json comparison_to_json(const plan_comparison& c) {
     auto side = [](const plan_comparison::side& s) {
-        return nlohmann::json{
-            {"model",                s.model               },
-            {"largest_device_bytes", s.largest_device_bytes},
-            {"weights_bytes",        s.weights_bytes       },
-            {"kv_cache_bytes",       s.kv_cache_bytes      }
-        };
+        nlohmann::json j;
+        LLMPLAN_JSON_MEMBERS(j, s, model, largest_device_bytes, weights_bytes, kv_cache_bytes);
+        return j;
     };
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : c.rows)
-        rows.push_back({
-            {"hardware",                 r.hardware   },
-            {"fits_from",                r.fits_from  },
-            {"fits_to",                  r.fits_to    },
-            {"decode_tokens_per_s_from", r.decode_from},
-            {"decode_tokens_per_s_to",   r.decode_to  },
-            {"ttft_s_from",              r.ttft_from  },
-            {"ttft_s_to",                r.ttft_to    }
-        });
+    for (const auto& r : c.rows) {
+        nlohmann::json row;
+        LLMPLAN_JSON_MEMBERS(row, r, hardware, fits_from, fits_to);
+        row["decode_tokens_per_s_from"] = r.decode_from;
+        row["decode_tokens_per_s_to"]   = r.decode_to;
+        row["ttft_s_from"]              = r.ttft_from;
+        row["ttft_s_to"]                = r.ttft_to;
+        rows.push_back(std::move(row));
+    }
     return {
         {"from", side(c.from)},
         {"to",   side(c.to)  },
