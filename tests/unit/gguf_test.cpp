@@ -267,18 +267,15 @@ TEST(gguf, weights_type_names_the_file_type_not_the_compute_dtype) {
 
 TEST(gguf, per_layer_arrays_swa_and_moe) {
     gguf_spec s;
-    s.kvs = {
-        {"general.architecture",            v_str("gemma2")                    },
-        {"gemma2.block_count",              v_u32(4)                           },
-        {"gemma2.embedding_length",         v_u32(256)                         },
-        {"gemma2.feed_forward_length",      v_u32_array({512, 512, 1024, 1024})},
-        {"gemma2.attention.head_count",     v_u32(8)                           },
-        {"gemma2.attention.head_count_kv",  v_u32_array({8, 4, 1, 0})          },
-        {"gemma2.attention.key_length",     v_u32(64)                          },
-        {"gemma2.attention.value_length",   v_u32(48)                          },
-        {"gemma2.attention.sliding_window", v_u32(4096)                        },
-    };
-    auto f = read_gguf(build(s), "g.gguf");
+    const auto ff = v_u32_array({512, 512, 1024, 1024}); // per layer
+    s.kvs         = model_kvs("gemma2", 4, 256, ff, 8,
+                              {
+                                  {"attention.head_count_kv",  v_u32_array({8, 4, 1, 0})},
+                                  {"attention.key_length",     v_u32(64)                },
+                                  {"attention.value_length",   v_u32(48)                },
+                                  {"attention.sliding_window", v_u32(4096)              }
+    });
+    auto f        = read_gguf(build(s), "g.gguf");
     ASSERT_TRUE(f.has_value());
     auto m = model_from_gguf(*f, "dir/g.gguf");
     ASSERT_TRUE(m.has_value()) << m.error().what();
@@ -305,21 +302,19 @@ TEST(gguf, per_layer_arrays_swa_and_moe) {
 
 TEST(gguf, moe_layers_from_tensors_and_mla) {
     gguf_spec s;
-    s.kvs = {
-        {"general.architecture",                 v_str("deepseek2")},
-        {"deepseek2.block_count",                v_u32(2)          },
-        {"deepseek2.embedding_length",           v_u32(64)         },
-        {"deepseek2.feed_forward_length",        v_u32(128)        },
-        {"deepseek2.attention.head_count",       v_u32(4)          },
-        {"deepseek2.attention.key_length",       v_u32(48)         },
-        {"deepseek2.attention.value_length",     v_u32(32)         },
-        {"deepseek2.attention.kv_lora_rank",     v_u32(64)         },
-        {"deepseek2.rope.dimension_count",       v_u32(16)         },
-        {"deepseek2.expert_count",               v_u32(4)          },
-        {"deepseek2.expert_used_count",          v_u32(2)          },
-        {"deepseek2.expert_shared_count",        v_u32(1)          },
-        {"deepseek2.expert_feed_forward_length", v_u32(32)         },
-    };
+    // MLA: key 48 = 32 nope + 16 rope dims, value 32, a 64-rank compressed KV; 4 experts, 2 used, 1 shared
+    s.kvs = model_kvs("deepseek2", 2, 64, v_u32(128), 4);
+    for (const auto& [key, n] : {
+             std::pair{"attention.key_length",       48},
+             {"attention.value_length",     32},
+             {"attention.kv_lora_rank",     64},
+             {"rope.dimension_count",       16},
+             {"expert_count",               4 },
+             {"expert_used_count",          2 },
+             {"expert_shared_count",        1 },
+             {"expert_feed_forward_length", 32}
+    })
+        s.kvs.push_back({std::string("deepseek2.") + key, v_u32(static_cast<std::uint32_t>(n))});
     s.tensors = {
         {"blk.0.ffn_up.weight",       {64, 128},   0, {}},
         {"blk.1.ffn_up_exps.weight",  {64, 32, 4}, 0, {}},
@@ -373,9 +368,9 @@ TEST(gguf, write_fuzz_seeds) {
     if (!dir) GTEST_SKIP() << "set LLMPLAN_WRITE_GGUF_SEEDS to write the seed corpus";
     // Seeds stay under 4 KB: a 1-block model with 4 small tensors (f16, q8_0, f32).
     auto micro       = tiny_llama_spec();
-    micro.kvs[2].val = v_u32(1);  // block_count
-    micro.kvs[3].val = v_u32(32); // embedding_length
-    micro.kvs[8].val = v_u32(4);  // vocab_size
+    micro.kvs[1].val = v_u32(1);  // block_count
+    micro.kvs[2].val = v_u32(32); // embedding_length
+    micro.kvs[7].val = v_u32(4);  // vocab_size
     micro.tensors    = {
            {"token_embd.weight",      {32, 4}, 1, {}},
            {"blk.0.attn_q.weight",    {32, 4}, 8, {}},

@@ -69,43 +69,25 @@ struct value {
     std::uint32_t type = t_u8;
     std::vector<std::byte> body;
 };
-template <class T> value scalar(std::uint32_t type, T v) {
+/// A scalar of GGUF type `Type` whose body is the little-endian bytes of a `T`.
+template <std::uint32_t Type, class T> value scalar(T v) {
     byte_writer w;
     w.le(v);
-    return {type, w.data};
+    return {Type, w.data};
 }
-inline value v_u8(std::uint8_t v) {
-    return scalar(t_u8, v);
-}
-inline value v_i8(std::int8_t v) {
-    return scalar(t_i8, v);
-}
-inline value v_u16(std::uint16_t v) {
-    return scalar(t_u16, v);
-}
-inline value v_i16(std::int16_t v) {
-    return scalar(t_i16, v);
-}
-inline value v_u32(std::uint32_t v) {
-    return scalar(t_u32, v);
-}
-inline value v_i32(std::int32_t v) {
-    return scalar(t_i32, v);
-}
-inline value v_f32(float v) {
-    return scalar(t_f32, v);
-}
+// v_u32(7): a GGUF_TYPE_UINT32 holding 7 (the C++ type each GGUF type is read as: gguf.h).
+inline constexpr auto v_u8  = scalar<t_u8, std::uint8_t>;
+inline constexpr auto v_i8  = scalar<t_i8, std::int8_t>;
+inline constexpr auto v_u16 = scalar<t_u16, std::uint16_t>;
+inline constexpr auto v_i16 = scalar<t_i16, std::int16_t>;
+inline constexpr auto v_u32 = scalar<t_u32, std::uint32_t>;
+inline constexpr auto v_i32 = scalar<t_i32, std::int32_t>;
+inline constexpr auto v_u64 = scalar<t_u64, std::uint64_t>;
+inline constexpr auto v_i64 = scalar<t_i64, std::int64_t>;
+inline constexpr auto v_f32 = scalar<t_f32, float>;
+inline constexpr auto v_f64 = scalar<t_f64, double>;
 inline value v_bool(bool v) {
-    return scalar(t_bool, static_cast<std::uint8_t>(v ? 1 : 0));
-}
-inline value v_u64(std::uint64_t v) {
-    return scalar(t_u64, v);
-}
-inline value v_i64(std::int64_t v) {
-    return scalar(t_i64, v);
-}
-inline value v_f64(double v) {
-    return scalar(t_f64, v);
+    return scalar<t_bool>(static_cast<std::uint8_t>(v ? 1 : 0));
 }
 inline value v_str(std::string_view s) {
     byte_writer w;
@@ -132,6 +114,24 @@ struct kv_spec {
     std::string key;
     value val;
 };
+
+/// The keys llama.cpp's loader asks of every model (llama_model_loader / load_hparams):
+/// general.architecture, ARCH.block_count, ARCH.embedding_length, ARCH.feed_forward_length and
+/// ARCH.attention.head_count; then `more`, each key under the ARCH. prefix ("vocab_size" ->
+/// "ARCH.vocab_size").
+inline std::vector<kv_spec> model_kvs(const std::string& arch, std::uint32_t blocks, std::uint32_t embd, value ff,
+                                      std::uint32_t heads, std::vector<kv_spec> more = {}) {
+    std::vector<kv_spec> kvs{
+        {"general.architecture",         v_str(arch)  },
+        {arch + ".block_count",          v_u32(blocks)},
+        {arch + ".embedding_length",     v_u32(embd)  },
+        {arch + ".feed_forward_length",  std::move(ff)},
+        {arch + ".attention.head_count", v_u32(heads) },
+    };
+    for (auto& kv : more)
+        kvs.push_back({arch + "." + kv.key, std::move(kv.val)});
+    return kvs;
+}
 
 struct tensor_spec {
     std::string name;
@@ -188,19 +188,15 @@ inline std::vector<std::byte> build(const gguf_spec& s) {
 /// A small valid model: llama, 2 blocks, n_embd 64, 4 heads / 2 KV heads, 8 tensors.
 inline gguf_spec tiny_llama_spec() {
     gguf_spec s;
-    s.kvs = {
-        {"general.architecture",                   v_str("llama")},
-        {"general.name",                           v_str("tiny") },
-        {"llama.block_count",                      v_u32(2)      },
-        {"llama.embedding_length",                 v_u32(64)     },
-        {"llama.feed_forward_length",              v_u32(128)    },
-        {"llama.attention.head_count",             v_u32(4)      },
-        {"llama.attention.head_count_kv",          v_u32(2)      },
-        {"llama.context_length",                   v_u32(256)    },
-        {"llama.vocab_size",                       v_u32(100)    },
-        {"llama.attention.layer_norm_rms_epsilon", v_f32(1e-5f)  },
-        {"general.file_type",                      v_u32(1)      },
-    };
+    s.kvs = model_kvs("llama", 2, 64, v_u32(128), 4,
+                      {
+                          {"attention.head_count_kv",          v_u32(2)    },
+                          {"context_length",                   v_u32(256)  },
+                          {"vocab_size",                       v_u32(100)  },
+                          {"attention.layer_norm_rms_epsilon", v_f32(1e-5f)}
+    });
+    s.kvs.push_back({"general.name", v_str("tiny")});
+    s.kvs.push_back({"general.file_type", v_u32(1)});
     s.tensors = {
         {"token_embd.weight",      {64, 100}, 1, {}},
         {"blk.0.attn_q.weight",    {64, 64},  1, {}},

@@ -10,6 +10,7 @@
 #include "report/text_report.h"
 #include "unit/gguf_writer.h"
 #include "unit/hybrid_fixture.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -117,11 +118,8 @@ TEST(state_space, state_bytes_per_engine) {
 // exactly the KV of the new tokens and leaves the state as it is.
 TEST(state_space, state_constant_in_context_kv_only_for_attention_layers) {
     const auto m = load("ibm-granite--granite-4.0-h-small");
-    inference_params p;
-    p.engine  = engine_kind::llama_cpp;
-    p.weights = *parse_weight_choice("q4_k_m");
-    p.ctx     = 8192;
-    auto a    = estimate_inference(m, p);
+    auto p       = test::infer_params(engine_kind::llama_cpp, "q4_k_m", 8192);
+    auto a       = estimate_inference(m, p);
     ASSERT_TRUE(a.has_value()) << a.error().what();
     EXPECT_EQ(a->kv_bytes_per_token, 4u * 2 * 8 * 128 * 2);
     EXPECT_EQ(a->state_bytes_per_sequence, 154'644'480u);
@@ -254,29 +252,29 @@ TEST(state_space, falcon_h1_runs_attention_beside_the_mixer) {
 // A GGUF (llama.cpp's granitehybrid layout): the blocks with an ssm_conv1d tensor are recurrent,
 // sized from the ssm.* keys as llama.cpp sizes its cells: (4 - 1) x (128 + 2 x 1 x 16) conv values and
 // 16 x 128 state values in f32 = 10,112 bytes a sequence; head_count_kv 0 marks them KV-free.
-TEST(state_space, gguf_recurrent_layers_from_ssm_keys) {
+test::gguf_spec granite_hybrid_spec() {
     using namespace llmplan::test;
     gguf_spec s;
-    s.kvs = {
-        {"general.architecture",                  v_str("granitehybrid")},
-        {"granitehybrid.block_count",             v_u32(2)              },
-        {"granitehybrid.embedding_length",        v_u32(64)             },
-        {"granitehybrid.feed_forward_length",     v_u32(128)            },
-        {"granitehybrid.attention.head_count",    v_u32(4)              },
-        {"granitehybrid.attention.head_count_kv", v_u32_array({0, 2})   },
-        {"granitehybrid.ssm.conv_kernel",         v_u32(4)              },
-        {"granitehybrid.ssm.inner_size",          v_u32(128)            },
-        {"granitehybrid.ssm.state_size",          v_u32(16)             },
-        {"granitehybrid.ssm.group_count",         v_u32(1)              },
-        {"granitehybrid.ssm.time_step_rank",      v_u32(8)              },
-    };
+    s.kvs     = model_kvs("granitehybrid", 2, 64, v_u32(128), 4,
+                          {
+                              {"attention.head_count_kv", v_u32_array({0, 2})},
+                              {"ssm.conv_kernel",         v_u32(4)           },
+                              {"ssm.inner_size",          v_u32(128)         },
+                              {"ssm.state_size",          v_u32(16)          },
+                              {"ssm.group_count",         v_u32(1)           },
+                              {"ssm.time_step_rank",      v_u32(8)           }
+    });
     s.tensors = {
         {"token_embd.weight",       {64, 100}},
         {"blk.0.ssm_conv1d.weight", {4, 160} },
         {"blk.0.ssm_a",             {8}      },
         {"blk.1.attn_k.weight",     {64, 32} },
     };
-    auto f = read_gguf(build(s), "h.gguf");
+    return s;
+}
+
+TEST(state_space, gguf_recurrent_layers_from_ssm_keys) {
+    auto f = read_gguf(build(granite_hybrid_spec()), "h.gguf");
     ASSERT_TRUE(f.has_value()) << f.error().what();
     auto m = model_from_gguf(*f, "h.gguf");
     ASSERT_TRUE(m.has_value()) << m.error().what();
@@ -292,22 +290,8 @@ TEST(state_space, gguf_recurrent_layers_from_ssm_keys) {
 // The same file without ssm.state_size: its state cannot be sized, so the read fails naming the key
 // instead of counting the state as 0 bytes (an under-estimate).
 TEST(state_space, gguf_without_ssm_sizes_is_refused_by_name) {
-    using namespace llmplan::test;
-    gguf_spec s;
-    s.kvs = {
-        {"general.architecture",                  v_str("granitehybrid")},
-        {"granitehybrid.block_count",             v_u32(1)              },
-        {"granitehybrid.embedding_length",        v_u32(64)             },
-        {"granitehybrid.feed_forward_length",     v_u32(128)            },
-        {"granitehybrid.attention.head_count",    v_u32(4)              },
-        {"granitehybrid.attention.head_count_kv", v_u32(0)              },
-        {"granitehybrid.ssm.conv_kernel",         v_u32(4)              },
-        {"granitehybrid.ssm.inner_size",          v_u32(128)            },
-    };
-    s.tensors = {
-        {"token_embd.weight",       {64, 100}},
-        {"blk.0.ssm_conv1d.weight", {4, 160} },
-    };
+    auto s = granite_hybrid_spec();
+    std::erase_if(s.kvs, [](const test::kv_spec& kv) { return kv.key == "granitehybrid.ssm.state_size"; });
     auto f = read_gguf(build(s), "h.gguf");
     ASSERT_TRUE(f.has_value()) << f.error().what();
     auto m = model_from_gguf(*f, "h.gguf");
