@@ -3,6 +3,7 @@
 #include "llmplan/hardware.h"
 #include "llmplan/plan.h"
 #include "plan/detail.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +13,7 @@ namespace {
 using test::catalog_model;
 
 plan_candidate one(const char* hw, engine_kind e, const char* weights = "bf16") {
-    inference_params p;
-    p.engine  = e;
-    p.weights = *parse_weight_choice(weights);
-    p.ctx     = 4096;
+    auto p = test::infer_params(e, weights, 4096);
     return make_plan(catalog_model("Qwen/Qwen2.5-7B"), p, {*builtin_hardware().lookup(hw)}).candidates.front();
 }
 

@@ -5,6 +5,7 @@
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
 #include "unit/hybrid_fixture.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -69,11 +70,8 @@ TEST(hybrid, state_bytes_per_engine) {
 // sequence doubles both (n_ctx is the total over sequences; one state slot each).
 TEST(hybrid, llama_cpp_kv_is_summed_per_layer) {
     const auto m = qwen3_next();
-    inference_params p;
-    p.engine  = engine_kind::llama_cpp;
-    p.weights = *parse_weight_choice("q4_k_m");
-    p.ctx     = 4096;
-    auto one  = estimate_inference(m, p);
+    auto p       = test::infer_params(engine_kind::llama_cpp, "q4_k_m", 4096);
+    auto one     = estimate_inference(m, p);
     ASSERT_TRUE(one.has_value()) << one.error().what();
     EXPECT_EQ(kv_bytes(*one), 100'663'296u + 79'036'416u);
     p.batch  = 2;

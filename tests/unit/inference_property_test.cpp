@@ -2,6 +2,7 @@
 #include "llmplan/fit.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -107,9 +108,7 @@ TEST(inference_property, bad_options_are_errors) {
 
 TEST(fit, budget_answers_are_consistent) {
     const auto m = *load_model("Qwen/Qwen2.5-7B-Instruct");
-    inference_params p;
-    p.engine     = engine_kind::llama_cpp;
-    p.weights    = *parse_weight_choice("q4_k_m");
+    auto p       = test::infer_params(engine_kind::llama_cpp, "q4_k_m");
     const auto a = fit_in_memory(m, p, 8ull << 30);
     EXPECT_TRUE(a.fits_as_asked);
     ASSERT_GT(a.max_ctx, 4096u);

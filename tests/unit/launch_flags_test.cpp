@@ -11,6 +11,7 @@
 #include "llmplan/inference.h"
 #include "llmplan/plan.h"
 #include "plan/detail.h"
+#include "unit/infer_fixture.h"
 
 #include <cctype>
 #include <gtest/gtest.h>
@@ -103,9 +104,7 @@ void check_plan(const char* model, inference_params p) {
 }
 
 TEST(launch_flags, llama_cpp_lines_with_a_quantized_cache_turn_flash_attention_on) {
-    inference_params p;
-    p.engine  = engine_kind::llama_cpp;
-    p.weights = *parse_weight_choice("q4_k_m");
+    auto p    = test::infer_params(engine_kind::llama_cpp, "q4_k_m");
     p.kv_type = dtype::q8_0; // asked without --flash-attn: llama-server would refuse the V cache
     p.batch   = 4;
     check_plan("Qwen/Qwen2.5-7B-Instruct", p);

@@ -4,6 +4,7 @@
 #include "llmplan/plan.h"
 #include "llmplan/train_plan.h"
 #include "llmplan/units.h"
+#include "unit/infer_fixture.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -17,10 +18,7 @@ using test::catalog_model;
 using test::hardware_row;
 
 inference_params llama(const char* weights) {
-    inference_params p;
-    p.engine  = engine_kind::llama_cpp;
-    p.weights = *parse_weight_choice(weights);
-    return p;
+    return test::infer_params(engine_kind::llama_cpp, weights);
 }
 
 std::string launch_line(const plan_candidate& c, std::string_view engine) {

@@ -2,6 +2,7 @@
 #include "catalog_fixtures.h"
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -19,10 +20,8 @@ std::string launch_line(const plan_candidate& c, std::string_view engine) {
 }
 
 inference_params params(engine_kind e, const char* weights, std::uint64_t prompt = 0) {
-    inference_params p;
-    p.engine  = e;
-    p.weights = *parse_weight_choice(weights);
-    p.prompt  = prompt;
+    auto p   = test::infer_params(e, weights);
+    p.prompt = prompt;
     return p;
 }
 
@@ -155,12 +154,6 @@ TEST(plan_choice, this_machine_is_recommended_when_it_already_does_the_job) {
     EXPECT_EQ(r.recommendation->hardware, "this machine");
 }
 
-} // namespace
-} // namespace llmplan
-
-namespace llmplan {
-namespace {
-
 TEST(plan_offload, seventy_b_on_a_24gb_desktop_keeps_half_the_layers_on_the_gpu) {
     // Llama-3.1-70B at Q4_K_M is about 40 GiB over 80 layers (~0.5 GiB a layer); a 24 GB card holds
     // 22.4 GiB less its KV, compute buffer and CUDA context (~2.5 GiB): about 40 layers. The other
@@ -187,12 +180,6 @@ TEST(plan_offload, a_laptop_whose_ram_cannot_hold_the_rest_does_not_fit) {
     EXPECT_FALSE(r.candidates.front().fits);
 }
 
-} // namespace
-} // namespace llmplan
-
-namespace llmplan {
-namespace {
-
 TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
     // cpus.csv leaves the Ryzen 9 7950X's max memory blank: 2 channels x 2 DIMMs x 48 GB = 192 GB
     // (AMD's figure for the part). 405B in bf16 (812 GB) cannot fit; 8B in bf16 (16 GB) can.
@@ -206,12 +193,6 @@ TEST(plan_choice, a_desktop_cpu_holds_at_most_its_platforms_ram) {
                     .candidates.front()
                     .fits);
 }
-
-} // namespace
-} // namespace llmplan
-
-namespace llmplan {
-namespace {
 
 TEST(plan_compare, the_article_question_side_by_side) {
     // Same workload (llama.cpp, Q4_K_M, 8192 tokens) for Qwen2.5-0.5B and -7B. KV per token, f16:

@@ -3,6 +3,7 @@
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
 #include "plan/speed.h"
+#include "unit/infer_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -55,9 +56,7 @@ TEST(Plan, SeventyBillionBf16NeedsSeveral80GBGpus) {
 TEST(Plan, Llama2DecodeNearMeasuredOnRtx4090) {
     auto m = load_model("meta-llama/Llama-2-7b-hf");
     ASSERT_TRUE(m.has_value());
-    inference_params p;
-    p.engine        = engine_kind::llama_cpp;
-    p.weights       = *parse_weight_choice("q4_0");
+    auto p          = test::infer_params(engine_kind::llama_cpp, "q4_0");
     p.ctx           = 512; // llama-bench's tg128 decodes at a near-empty context
     const auto& gpu = hardware_row("RTX 4090");
     ASSERT_TRUE(gpu.measured_llama2_7b_q4_0_tokens_per_s.has_value());

@@ -13,6 +13,7 @@
 // ../shared/bench/score_speed.py).
 #include "llmplan/load.h"
 #include "plan/speed.h"
+#include "unit/infer_fixture.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,11 +227,7 @@ TEST(SpeedAccuracy, EnginesKeepTheirMechanism) {
 
 /// Inference options of one engine, weight format and context for the mechanism tests below.
 inference_params params_for(engine_kind engine, const char* weights, std::uint64_t ctx) {
-    inference_params p;
-    p.engine  = engine;
-    p.weights = *parse_weight_choice(weights);
-    p.ctx     = ctx;
-    return p;
+    return test::infer_params(engine, weights, ctx);
 }
 
 // transformers' MoE block loops in Python over every expert of every MoE layer (src/plan/speed.h,

@@ -87,8 +87,7 @@ TEST(TrainPlan, Llama8BFullFineTuneNeedsSeveralH100s) {
 }
 
 TEST(TrainPlan, RunCostIsHoursTimesPrice) {
-    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
-    const auto c = plan_one(m, full_adamw(), "p5.48xlarge", 1'000'000'000);
+    const auto c = plan_one(catalog_model("meta-llama/Llama-3.1-8B"), full_adamw(), "p5.48xlarge", 1'000'000'000);
     ASSERT_TRUE(c.training.has_value());
     const auto& t = *c.training;
     EXPECT_TRUE(c.fits);
@@ -137,8 +136,7 @@ TEST(TrainPlan, Llama405BFullFineTuneGoesMultiNode) {
 }
 
 TEST(TrainPlan, ConsumerGpuDoesNotGoMultiNode) {
-    const auto m = catalog_model("meta-llama/Llama-3.1-405B");
-    const auto c = plan_one(m, full_adamw(), "RTX 4090");
+    const auto c = plan_one(catalog_model("meta-llama/Llama-3.1-405B"), full_adamw(), "RTX 4090");
     EXPECT_FALSE(c.fits);
     ASSERT_TRUE(c.training.has_value());
     EXPECT_EQ(c.training->nodes, 1u);
@@ -198,8 +196,7 @@ TEST(TrainPlan, OffloadAsTheLastResortOnConsumerGpus) {
     // 16 GB of state a GPU, plus activations, the gathered layers and 3 GiB of runtime) overflow, and
     // consumer cards get no multi-node plan, so the optimizer goes to host RAM (ZeRO-Offload): the
     // fp32 master, Adam m and v (12 bytes) and DeepSpeed's fp32 gradient copy (4) = 16 x 8.03e9 = 128 GB.
-    const auto m = catalog_model("meta-llama/Llama-3.1-8B");
-    const auto c = plan_one(m, full_adamw(), "RTX 4090");
+    const auto c = plan_one(catalog_model("meta-llama/Llama-3.1-8B"), full_adamw(), "RTX 4090");
     ASSERT_TRUE(c.training.has_value());
     const auto& t = *c.training;
     EXPECT_TRUE(c.fits);
@@ -215,8 +212,7 @@ TEST(TrainPlan, OffloadAsTheLastResortOnConsumerGpus) {
 
 TEST(TrainPlan, UnknownMemoryIsNotCountedAsFitting) {
     // The Ryzen row has no RAM figure: a 405B full fine-tune (6.5 TB) must not "fit" on it.
-    const auto m = catalog_model("meta-llama/Llama-3.1-405B");
-    const auto c = plan_one(m, full_adamw(), "Ryzen 9 7950X");
+    const auto c = plan_one(catalog_model("meta-llama/Llama-3.1-405B"), full_adamw(), "Ryzen 9 7950X");
     EXPECT_FALSE(c.fits);
     EXPECT_LT(c.headroom_bytes, -(6ll << 40));
 }
