@@ -24,6 +24,19 @@ load_options quick() {
     return o;
 }
 
+/// Loads `spec` with quick() options in a fresh environment (its own cache, no token).
+auto load_fresh(const std::string& spec) {
+    fresh_environment();
+    return load_model(spec, quick());
+}
+
+/// Loading `spec` fails, and the error's message holds `text`.
+void expect_load_error(const std::string& spec, const load_options& o, std::string_view text) {
+    const auto m = load_model(spec, o);
+    ASSERT_FALSE(m) << spec;
+    EXPECT_NE(m.error().message.find(text), std::string::npos) << m.error().what();
+}
+
 std::uint64_t kind_bytes(const nlohmann::json& s, const char* kind) {
     return s["kinds"].contains(kind) ? s["kinds"][kind][1].get<std::uint64_t>() : 0;
 }
@@ -38,8 +51,7 @@ std::uint64_t kind_requests(const nlohmann::json& s, const char* kind) {
 constexpr std::uint64_t llama70b_params = 70553706496ull;
 
 TEST(Hub, ShardedSafetensorsExactFromHeadersOnly) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/Llama-3.1-70B-Instruct", quick());
+    auto m = load_fresh("hf:testorg/Llama-3.1-70B-Instruct");
     ASSERT_TRUE(m) << m.error().what();
     EXPECT_EQ(count_params(*m).total, llama70b_params);
     EXPECT_EQ(weights_bytes(*m), 2 * llama70b_params);
@@ -85,8 +97,7 @@ constexpr std::uint64_t llama8b_params = 8030261248ull;
 constexpr std::uint64_t llama8b_norms  = 266240ull;
 
 TEST(Hub, GgufDefaultQuantIsQ4KMWithExactBytes) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF", quick());
+    auto m = load_fresh("hf:testorg/Llama-3.1-8B-Instruct-GGUF");
     ASSERT_TRUE(m) << m.error().what();
     EXPECT_EQ(count_params(*m).total, llama8b_params);
     EXPECT_EQ(m->weights_type, "q4_k_m");
@@ -104,8 +115,7 @@ TEST(Hub, GgufDefaultQuantIsQ4KMWithExactBytes) {
 }
 
 TEST(Hub, SplitGgufQuantByTagReadsEveryPart) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0", quick()); // the tag is case-insensitive
+    auto m = load_fresh("hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0"); // the tag is case-insensitive
     ASSERT_TRUE(m) << m.error().what();
     EXPECT_EQ(count_params(*m).total, llama8b_params);
     // Q8_0: 34 bytes per 32 elements of every matrix, f32 norms.
@@ -117,8 +127,7 @@ TEST(Hub, SplitGgufQuantByTagReadsEveryPart) {
 }
 
 TEST(Hub, MissingQuantNamesWhatTheRepoHas) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/Llama-3.1-8B-Instruct-GGUF:Q5_K_S", quick());
+    auto m = load_fresh("hf:testorg/Llama-3.1-8B-Instruct-GGUF:Q5_K_S");
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::file_not_found);
     EXPECT_NE(m.error().message.find("Llama-3.1-8B-Instruct-Q4_K_M.gguf"), std::string::npos) << m.error().what();
@@ -126,8 +135,7 @@ TEST(Hub, MissingQuantNamesWhatTheRepoHas) {
 }
 
 TEST(Hub, GatedRepoWithoutWithWrongAndWithGrantedToken) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/gated-model", quick());
+    auto m = load_fresh("hf:testorg/gated-model");
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::access_denied);
     EXPECT_NE(m.error().message.find("HF_TOKEN"), std::string::npos);
@@ -135,9 +143,7 @@ TEST(Hub, GatedRepoWithoutWithWrongAndWithGrantedToken) {
     EXPECT_NE(m.error().message.find("the Hub lists 134515008 parameters"), std::string::npos) << m.error().what();
 
     ::setenv("HF_TOKEN", "hf_not_granted", 1);
-    m = load_model("hf:testorg/gated-model", quick());
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("not been granted"), std::string::npos) << m.error().what();
+    expect_load_error("hf:testorg/gated-model", quick(), "not been granted");
 
     // Granted: the weights come from the CDN, which answers 400 to a forwarded Authorization header,
     // so this passing also shows the token stayed on the Hub's host.
@@ -157,14 +163,11 @@ TEST(Hub, TokenFromTheTokenFile) {
 }
 
 TEST(Hub, NoSuchModelAndNoSuchRevision) {
-    fresh_environment();
-    auto m = load_model("hf:nobody/nothing", quick());
+    auto m = load_fresh("hf:nobody/nothing");
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::file_not_found);
     EXPECT_NE(m.error().message.find("no such model"), std::string::npos) << m.error().what();
-    m = load_model("hf:testorg/SmolLM2-135M@no-such-branch", quick());
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("no revision \"no-such-branch\""), std::string::npos) << m.error().what();
+    expect_load_error("hf:testorg/SmolLM2-135M@no-such-branch", quick(), "no revision \"no-such-branch\"");
 }
 
 TEST(Hub, RateLimitedSaysWhenTheWindowResets) {
@@ -179,8 +182,7 @@ TEST(Hub, RateLimitedSaysWhenTheWindowResets) {
 
 TEST(Hub, TransientAnswersAreRetried) {
     for (const char* name : {"hf:hostile/flaky429", "hf:hostile/flaky500"}) {
-        fresh_environment();
-        auto m = load_model(name, quick());
+        auto m = load_fresh(name);
         ASSERT_TRUE(m) << name << ": " << m.error().what();
         EXPECT_EQ(count_params(*m).total, 134515008u);
     }
@@ -198,16 +200,14 @@ TEST(Hub, SlowServerTimesOut) {
 }
 
 TEST(Hub, DroppedConnectionFailsAfterBoundedRetries) {
-    fresh_environment();
-    auto m = load_model("hf:hostile/drop", quick());
+    auto m = load_fresh("hf:hostile/drop");
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::connection_lost) << m.error().what();
     EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 6u); // the first try and 5 retries
 }
 
 TEST(Hub, ServerIgnoringRangeIsCutShort) {
-    fresh_environment();
-    auto m = load_model("hf:hostile/norange", quick());
+    auto m = load_fresh("hf:hostile/norange");
     ASSERT_TRUE(m) << m.error().what();
     EXPECT_EQ(count_params(*m).total, 134515008u);
     // The file is 269 MB; what left the server before the client hung up is socket buffers at most.
@@ -216,17 +216,12 @@ TEST(Hub, ServerIgnoringRangeIsCutShort) {
 
 TEST(Hub, LyingSizesAndRedirectLoopsAreErrors) {
     fresh_environment();
-    auto m = load_model("hf:hostile/liar", quick());
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("the listing says"), std::string::npos) << m.error().what();
-    m = load_model("hf:hostile/loop", quick());
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("redirect loop"), std::string::npos) << m.error().what();
+    expect_load_error("hf:hostile/liar", quick(), "the listing says");
+    expect_load_error("hf:hostile/loop", quick(), "redirect loop");
 }
 
 TEST(Hub, HeaderOfExactly100000Bytes) {
-    fresh_environment();
-    auto m = load_model("hf:testorg/edge-header", quick());
+    auto m = load_fresh("hf:testorg/edge-header");
     ASSERT_TRUE(m) << m.error().what();
     EXPECT_EQ(count_params(*m).total, 134515008u);
     // bytes 0-99999 hold 99,992 header bytes; the last 8 take a second read.
@@ -234,14 +229,11 @@ TEST(Hub, HeaderOfExactly100000Bytes) {
 }
 
 TEST(Hub, HeadersPastTheCapsAreRefused) {
-    fresh_environment();
-    auto m = load_model("hf:hostile/huge", quick()); // safetensors N = 200,000,000 > 100 MiB
+    auto m = load_fresh("hf:hostile/huge"); // safetensors N = 200,000,000 > 100 MiB
     ASSERT_FALSE(m);
     EXPECT_EQ(kind_requests(fake_hub::get().stats(), "cdn"), 1u) << m.error().what(); // refused before fetching it
     fake_hub::get().reset();
-    m = load_model("hf:hostile/huge:Q8_0", quick()); // a GGUF key of 100 MB
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("64 MiB"), std::string::npos) << m.error().what();
+    expect_load_error("hf:hostile/huge:Q8_0", quick(), "64 MiB"); // a GGUF key of 100 MB
     EXPECT_LE(kind_bytes(fake_hub::get().stats(), "cdn"), std::uint64_t{64} << 20);
 }
 
@@ -252,9 +244,7 @@ TEST(Hub, NetworkDownAndOfflineWithNothingCached) {
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::network) << m.error().what();
     ::setenv("HF_HUB_OFFLINE", "1", 1);
-    m = load_model("hf:testorg/SmolLM2-135M", quick());
-    ASSERT_FALSE(m);
-    EXPECT_NE(m.error().message.find("offline"), std::string::npos) << m.error().what();
+    expect_load_error("hf:testorg/SmolLM2-135M", quick(), "offline");
     ::unsetenv("HF_HUB_OFFLINE");
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <string>
 #include <sys/wait.h>
 
@@ -24,6 +25,13 @@ inline run_result run_cli(const std::string& args) {
     const int s = ::pclose(f);
     r.status    = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
     return r;
+}
+
+/// Bad input: the CLI exits 2 with nothing on stdout (the error goes to stderr).
+inline void expect_refused(const std::string& args) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
 }
 
 } // namespace llmplan::test

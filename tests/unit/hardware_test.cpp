@@ -11,6 +11,7 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <tuple>
+#include <utility>
 
 namespace llmplan {
 namespace {
@@ -183,18 +184,26 @@ TEST(hardware_catalog, laptops_link_gpu_and_use_unified_share) {
 
 TEST(hardware_catalog, lookup_is_tolerant) {
     const auto& cat = builtin_hardware();
-    EXPECT_EQ((*cat.lookup("h100"))->name, "H100 SXM 80GB");
-    EXPECT_EQ((*cat.lookup("h100 sxm 80gb"))->name, "H100 SXM 80GB");
-    EXPECT_EQ((*cat.lookup("H100-PCIe"))->name, "H100 PCIe 80GB");
-    EXPECT_EQ((*cat.lookup("rtx-4090"))->name, "GeForce RTX 4090");
-    EXPECT_EQ((*cat.lookup("RTX4090"))->name, "GeForce RTX 4090");
-    EXPECT_EQ((*cat.lookup("rtx 4090 laptop"))->name, "GeForce RTX 4090 Laptop GPU");
-    EXPECT_EQ((*cat.lookup("G5.XLARGE"))->name, "g5.xlarge");
-    EXPECT_EQ((*cat.lookup("aws p5.48xlarge"))->name, "p5.48xlarge");
-    EXPECT_EQ((*cat.lookup("h200 141gb"))->name, "H200 SXM");
-    EXPECT_EQ((*cat.lookup("a100 40gb"))->name, "A100 SXM4 40GB");
-    EXPECT_EQ((*cat.lookup("mi300x"))->name, "Instinct MI300X");
-    EXPECT_EQ((*cat.lookup("m4 max"))->name, "Apple M4 Max");
+    // a spelling as people type it -> the row it finds
+    const std::pair<const char*, const char*> spellings[] = {
+        {"h100",            "H100 SXM 80GB"              },
+        {"h100 sxm 80gb",   "H100 SXM 80GB"              },
+        {"H100-PCIe",       "H100 PCIe 80GB"             },
+        {"rtx-4090",        "GeForce RTX 4090"           },
+        {"RTX4090",         "GeForce RTX 4090"           },
+        {"rtx 4090 laptop", "GeForce RTX 4090 Laptop GPU"},
+        {"G5.XLARGE",       "g5.xlarge"                  },
+        {"aws p5.48xlarge", "p5.48xlarge"                },
+        {"h200 141gb",      "H200 SXM"                   },
+        {"a100 40gb",       "A100 SXM4 40GB"             },
+        {"mi300x",          "Instinct MI300X"            },
+        {"m4 max",          "Apple M4 Max"               },
+    };
+    for (const auto& [typed, row] : spellings) {
+        const auto d = cat.lookup(typed);
+        ASSERT_TRUE(d) << typed;
+        EXPECT_EQ((*d)->name, row) << typed;
+    }
     EXPECT_EQ((*cat.lookup("Apple M1 Max"))->kind, hardware_kind::apple); // the gpus.csv row before cpus.csv
     EXPECT_EQ((*cat.lookup("Apple M1 Max", hardware_kind::cpu))->kind, hardware_kind::cpu);
 }
