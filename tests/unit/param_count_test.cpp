@@ -1,103 +1,28 @@
 // Parameter counts from the architecture alone, against published totals.
 // Expected values: the Hub's safetensors totals (`safetensors.total`) recorded in
-// data/models/SOURCES.md (column "params"), and model cards where the Hub figure counts something
-// else (gpt-oss's MXFP4 blocks; BERT's MLM head). Every one is exact, not within a tolerance.
+// data/models/SOURCES.md (column "params"; the table is tests/data/param_counts.csv), and model
+// cards where the Hub figure counts something else (gpt-oss's MXFP4 blocks; BERT's MLM head). Every
+// one is exact, not within a tolerance.
 #include "llmplan/load.h"
+#include "unit/data_rows.h"
 
 #include <gtest/gtest.h>
+#include <string>
 
 namespace llmplan {
 namespace {
 
-struct expected_count {
-    const char* id;
-    std::uint64_t total;
-    std::uint64_t active; // 0 = same as total
-};
-
-// clang-format off
-constexpr expected_count hub_totals[] = {
-    {"meta-llama/Llama-3.1-405B",                405'853'388'800, 0},
-    {"meta-llama/Llama-3.1-70B",                  70'553'706'496, 0},
-    {"meta-llama/Llama-3.1-8B",                    8'030'261'248, 0},
-    {"meta-llama/Llama-3.3-70B-Instruct",         70'553'706'496, 0},
-    {"nvidia/Llama-3_3-Nemotron-Super-49B-v1",    49'867'145'216, 0}, // DeciLM per-layer blocks
-    {"Qwen/Qwen-7B-Chat",                          7'721'324'544, 0},
-    {"Qwen/Qwen3-235B-A22B",                     235'093'634'560, 0},
-    {"Qwen/Qwen2-57B-A14B",                       57'408'658'944, 0},
-    {"Qwen/Qwen2.5-1.5B",                          1'543'714'304, 0},
-    {"Qwen/Qwen2.5-0.5B",                            494'032'768, 0},
-    {"HuggingFaceTB/SmolLM2-1.7B",                 1'711'376'384, 0},
-    {"HuggingFaceTB/SmolLM2-135M",                   134'515'008, 0},
-    {"TinyLlama/TinyLlama-1.1B-Chat-v1.0",         1'100'048'384, 0},
-    {"microsoft/Phi-3.5-mini-instruct",            3'821'079'552, 0},
-    {"mistralai/Mistral-7B-Instruct-v0.3",         7'248'023'552, 0},
-    {"mistralai/Mistral-7B-v0.1",                  7'241'732'096, 0},
-    {"meta-llama/Meta-Llama-3-8B",                 8'030'261'248, 0},
-    // Qwen3-4B: total_size of its model.safetensors.index.json / 2 bytes (bf16).
-    {"Qwen/Qwen3-4B",                              4'022'468'096, 0},
-    // Llama-2-7B Hub total 6,738,417,664 also counts 32 rotary inv_freq buffers of 64 floats
-    // (2,048), which are not parameters.
-    {"meta-llama/Llama-2-7b-hf",                   6'738'415'616, 0},
-    // Round 3 (data/models/SOURCES.md): Hub totals as scraped by AlexsJones/llmfit
-    // llmfit-core/data/hf_models.json @ 026ac571 (the Hub API's safetensors.total).
-    {"Qwen/Qwen3-Coder-480B-A35B-Instruct",      480'154'875'392, 0},
-    {"meta-llama/Llama-3.2-3B",                    3'212'749'824, 0},
-    {"CohereForAI/aya-23-8B",                      8'028'033'024, 0}, // listed as CohereLabs/aya-23-8B
-    {"bigcode/gpt_bigcode-santacoder",             1'124'886'528, 0},
-    {"microsoft/phi-1_5",                          1'418'270'720, 0},
-    {"Qwen/Qwen2-0.5B-Instruct",                     494'032'768, 0},
-    {"HuggingFaceTB/SmolLM-135M",                    134'515'008, 0},
-    {"HuggingFaceTB/SmolLM-1.7B",                  1'711'376'384, 0},
-    {"Qwen/Qwen1.5-MoE-A2.7B",                    14'315'784'192, 0},
-    // Siblings sharing a config (shapes verified equal by these totals; SOURCES.md, "shared").
-    {"Qwen/Qwen3-8B-Base",                         8'190'735'360, 0},
-    {"Qwen/Qwen2.5-72B-Instruct",                 72'706'203'648, 0},
-    {"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",  32'763'876'352, 0},
-    {"deepseek-ai/DeepSeek-R1-0528-Qwen3-8B",      8'190'735'360, 0},
-    {"meta-llama/Llama-3.2-1B",                    1'235'814'400, 0},
-    {"mistralai/Mixtral-8x7B-Instruct-v0.1",      46'702'792'704, 0},
-    {"google/gemma-2-27b-it",                     27'227'128'320, 0},
-    {"deepseek-ai/DeepSeek-V2-Lite-Chat",         15'706'484'224, 0},
-    {"allenai/OLMo-2-0325-32B-Instruct",          32'234'279'936, 0},
-    // Round 4 (data/models/SOURCES.md): new architecture rows and shared configs.
-    // EXAONE 4 (post-norms, q/k norms): EXAONE-4.0.1-32B's Hub total, the same architecture.
-    {"LGAI-EXAONE/EXAONE-4.0-32B",                32'003'216'384, 0},
-    // GLM-4-9B (chatglm remote code): zai-org/glm-4-9b-chat-hf's Hub total; the remote-code repos
-    // list 32 more, the rotary inv_freq buffer (kv_channels / 4 floats) they store.
-    {"THUDM/glm-4-9b-chat",                        9'399'951'360, 0},
-    {"zai-org/glm-4-9b",                           9'399'951'360, 0},
-    // ChatGLM3-6B by hand: 2 x 65,024 x 4,096 (embedding, output_layer) + 4,096 (final norm) +
-    // 28 x (4,096 x 4,608 + 4,608 fused qkv with bias; 4,096^2 dense; 4,096 x 27,392 + 13,696 x 4,096
-    // SwiGLU; 2 x 4,096 norms) = 6,243,584,000.
-    {"THUDM/chatglm3-6b",                          6'243'584'000, 0},
-    // Baichuan2-7B by hand: 2 x 125,696 x 4,096 + 4,096 + 32 x (4 x 4,096^2 + 3 x 4,096 x 11,008 +
-    // 2 x 4,096) = 7,505,973,248.
-    {"baichuan-inc/Baichuan2-7B-Chat",             7'505'973'248, 0},
-    {"codellama/CodeLlama-7b-hf",                  6'738'546'688, 0},
-    {"codellama/CodeLlama-13b-Instruct-hf",       13'016'028'160, 0}, // listed as meta-llama/CodeLlama-13b-Instruct-hf
-    {"Qwen/Qwen2.5-Math-7B-Instruct",              7'615'616'512, 0},
-    {"Qwen/Qwen2.5-14B-Instruct",                 14'770'033'664, 0}, // its official -AWQ/-GPTQ repos' totals
-    {"lmsys/vicuna-13b-v1.5",                     13'015'864'320, 0},
-    {"Salesforce/xLAM-8x7b-r",                    46'702'792'704, 0},
-    {"typhoon-ai/typhoon2.5-qwen3-30b-a3b",       30'532'122'624, 0},
-    // keras-hub presets (keras-team/keras-hub @ 71453d08f, *_presets.py "params"), converted from the
-    // same releases: gemma_7b_en, gpt_oss_safeguard_20b_en, mistral_0.3_7b_en, shieldgemma_9b_en.
-    {"google/gemma-7b",                            8'537'680'896, 0},
-    {"google/codegemma-7b-it",                     8'537'680'896, 0},
-    {"openai/gpt-oss-safeguard-20b",              20'914'757'184, 0},
-    {"mistralai/Mistral-7B-v0.3",                  7'248'023'552, 0},
-    {"google/shieldgemma-9b",                      9'241'705'984, 0},
-};
-// clang-format on
-
+// tests/data/param_counts.csv: one published total a line (id,total,note), its source beside it.
 TEST(param_count, matches_hub_totals_exactly) {
-    for (const auto& e : hub_totals) {
-        const auto* entry = find_in_catalog(e.id);
-        ASSERT_NE(entry, nullptr) << e.id;
+    const auto rows = test::data_rows("param_counts.csv", ',');
+    EXPECT_EQ(rows.size(), 54u); // every row was read
+    for (const auto& f : rows) {
+        ASSERT_GE(f.size(), 2u) << f[0];
+        const auto* entry = find_in_catalog(f[0]);
+        ASSERT_NE(entry, nullptr) << f[0];
         auto m = load_catalog_model(*entry);
         ASSERT_TRUE(m.has_value()) << m.error().what();
-        EXPECT_EQ(count_params(*m).total, e.total) << e.id;
+        EXPECT_EQ(count_params(*m).total, std::stoull(f[1])) << f[0];
     }
 }
 
