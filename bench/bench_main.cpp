@@ -107,17 +107,22 @@ void estimate_catalog_sweep(benchmark::State& state) {
 }
 BENCHMARK(estimate_catalog_sweep)->Unit(benchmark::kMillisecond);
 
+/// Times `plan(candidates)` over every catalog candidate; items are candidates planned.
+template <class Plan> void time_over_catalog(benchmark::State& state, Plan plan) {
+    const auto& cands = builtin_hardware().candidates();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(plan(cands));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
+}
+
 // One inference plan over every catalog candidate (what `llmplan plan` computes), Qwen2.5-7B Q4_K_M.
 void plan_catalog(benchmark::State& state) {
     const auto m = *load_model("Qwen/Qwen2.5-7B-Instruct");
     inference_params p;
-    p.engine          = engine_kind::llama_cpp;
-    p.weights         = *parse_weight_choice("q4_k_m");
-    p.ctx             = 8192;
-    const auto& cands = builtin_hardware().candidates();
-    for (auto _ : state)
-        benchmark::DoNotOptimize(make_plan(m, p, cands));
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
+    p.engine  = engine_kind::llama_cpp;
+    p.weights = *parse_weight_choice("q4_k_m");
+    p.ctx     = 8192;
+    time_over_catalog(state, [&](const auto& cands) { return make_plan(m, p, cands); });
 }
 BENCHMARK(plan_catalog)->Unit(benchmark::kMillisecond);
 
@@ -125,11 +130,8 @@ BENCHMARK(plan_catalog)->Unit(benchmark::kMillisecond);
 void train_plan_catalog(benchmark::State& state) {
     const auto m = *load_model("meta-llama/Llama-3.1-8B");
     training_params p;
-    p.method          = train_method::full;
-    const auto& cands = builtin_hardware().candidates();
-    for (auto _ : state)
-        benchmark::DoNotOptimize(make_train_plan(m, p, cands));
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * cands.size()));
+    p.method = train_method::full;
+    time_over_catalog(state, [&](const auto& cands) { return make_train_plan(m, p, cands); });
 }
 BENCHMARK(train_plan_catalog)->Unit(benchmark::kMillisecond);
 

@@ -236,19 +236,15 @@ dtype fallback(dtype t, std::uint64_t ncols) {
     case dtype::iq4_k:
         r = dtype::iq4_nl;
         break;
-    case dtype::iq5_k:
-        r = dtype::q5_0;
-        break;
-    case dtype::iq6_k:
-        r = dtype::q8_0;
-        break;
     case dtype::q4_k:
+    case dtype::iq5_k:
         r = dtype::q5_0;
         break;
     case dtype::q5_k:
         r = dtype::q5_1;
         break;
     case dtype::q6_k:
+    case dtype::iq6_k:
         r = dtype::q8_0;
         break;
     default:

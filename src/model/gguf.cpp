@@ -4,9 +4,9 @@
 #include "model/gguf_parse.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <fmt/format.h>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,27 +25,15 @@ constexpr std::uint64_t min_kv_bytes          = 8 + 4 + 1;             // key le
 constexpr std::uint64_t min_tensor_info_bytes = 8 + 4 + 4 + 8;         // name length, n_dims 0, type, offset
 constexpr std::uint64_t max_ne                = 0x7fffffffffffffffull; // ggml stores ne as int64_t
 
-// Smallest encoding of one value of type t, to bound array counts by the bytes left.
+// Smallest encoding of one value of type t, to bound array counts by the bytes left: the scalar's
+// size (gguf.md), a string's u64 length (empty string), an array's u32 element type + u64 count
+// (empty array). Indexed by gguf_type: u8 i8 u16 i16 u32 i32 f32 bool string array u64 i64 f64.
+constexpr std::uint8_t min_bytes_of[] = {1, 1, 2, 2, 4, 4, 4, 1, 8, 12, 8, 8, 8};
+static_assert(std::size(min_bytes_of) == static_cast<std::size_t>(gguf_type::count));
+
 std::uint64_t min_value_bytes(gguf_type t) {
-    switch (t) {
-    case gguf_type::u8:
-    case gguf_type::i8:
-    case gguf_type::boolean:
-        return 1;
-    case gguf_type::u16:
-    case gguf_type::i16:
-        return 2;
-    case gguf_type::u32:
-    case gguf_type::i32:
-    case gguf_type::f32:
-        return 4;
-    case gguf_type::string:
-        return 8; // u64 length, empty string
-    case gguf_type::array:
-        return 12; // u32 element type + u64 count, empty array
-    default:
-        return 8; // u64, i64, f64
-    }
+    const auto i = static_cast<std::size_t>(t);
+    return i < std::size(min_bytes_of) ? min_bytes_of[i] : 8;
 }
 
 class parser {

@@ -88,15 +88,10 @@ std::string_view mixer_name(layer_desc::recurrent_state::mixer k) {
 }
 
 std::string_view attn_kind_name(attn_kind k) {
-    using a                                           = attn_kind;
-    static constexpr detail::enum_name_row<a> names[] = {
-        {a::mha,  "mha" },
-        {a::gqa,  "gqa" },
-        {a::mqa,  "mqa" },
-        {a::mla,  "mla" },
-        {a::none, "none"}
-    };
-    return detail::name_in(names, k);
+    // In attn_kind's order (llmplan/model_desc.h); a value cast from a bad integer has no name.
+    static constexpr std::array<std::string_view, 5> names{"mha", "gqa", "mqa", "mla", "none"};
+    const auto i = static_cast<std::size_t>(k);
+    return i < names.size() ? names[i] : "?";
 }
 
 std::uint64_t tensor_desc::n_elements() const {

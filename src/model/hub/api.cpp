@@ -81,15 +81,23 @@ result<std::optional<repo_file>> file_entry(const json& e, const entry_keys& k, 
     return std::optional<repo_file>(repo_file{p, *size});
 }
 
+/// The Hub's JSON answer `text`, which must be an object (or an array with `array`); `what` names it.
+result<json> parse_answer(std::string_view text, std::string_view label, std::string_view what, bool array) {
+    auto doc = detail::parse_json_strict(text, label, 0);
+    if (!doc) return doc.error();
+    if (array ? !doc->is_array() : !doc->is_object())
+        return make_error(
+            error_code::bad_value,
+            fmt::format("{} is a JSON {}; expected an {}", what, doc->type_name(), array ? "array" : "object"),
+            std::string(label));
+    return doc;
+}
+
 } // namespace
 
 result<model_info> parse_model_info(std::string_view text, std::string_view label) {
-    auto doc = detail::parse_json_strict(text, label, 0);
+    auto doc = parse_answer(text, label, "model info", false);
     if (!doc) return doc.error();
-    if (!doc->is_object())
-        return make_error(error_code::bad_value,
-                          fmt::format("model info is a JSON {}; expected an object", doc->type_name()),
-                          std::string(label));
     model_info out;
     const json& root = *doc;
     if (const auto sha = root.find("sha"); sha != root.end() && sha->is_string()) out.sha = sha->get<std::string>();
@@ -105,12 +113,8 @@ result<model_info> parse_model_info(std::string_view text, std::string_view labe
 }
 
 result<std::vector<repo_file>> parse_tree_page(std::string_view text, std::string_view label) {
-    auto doc = detail::parse_json_strict(text, label, 0);
+    auto doc = parse_answer(text, label, "tree listing", true);
     if (!doc) return doc.error();
-    if (!doc->is_array())
-        return make_error(error_code::bad_value,
-                          fmt::format("tree listing is a JSON {}; expected an array", doc->type_name()),
-                          std::string(label));
     std::vector<repo_file> out;
     std::size_t i = 0;
     for (const auto& e : *doc) {
