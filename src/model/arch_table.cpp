@@ -80,6 +80,10 @@ arch_row{"jamba",       fk::gated, nk::rms,   pk::none,    false, false, false, 
 arch_row{"granitemoehybrid", fk::gated, nk::rms, pk::none, false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "granitehybrid", {}},
 arch_row{"nemotron_h",  fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "nemotron_h", {}},
 arch_row{"falcon_h1",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "falcon-h1", {}},
+// Granite 3.x (modeling_granite.py): Llama blocks; its embedding/attention/residual multipliers and
+// logits_scaling scale activations and add no weights; GraniteConfig ties nothing by default
+// (tie_word_embeddings=False), the released checkpoints set it true in their config.json.
+arch_row{"granite",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "granite", {}},
 };
 // clang-format on
 
@@ -115,7 +119,7 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1";
+           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1, granite";
 }
 
 } // namespace llmplan::detail

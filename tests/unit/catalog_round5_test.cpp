@@ -1,0 +1,61 @@
+// Catalog round 5 (data/models/SOURCES.md): Granite 3.x, the DeepSeek-V3 refreshes and the
+// Nemotron-H hybrids, each against the published total named beside it.
+#include "llmplan/load.h"
+
+#include <gtest/gtest.h>
+
+namespace llmplan {
+namespace {
+
+param_counts counted(const char* id) {
+    const auto* entry = find_in_catalog(id);
+    EXPECT_NE(entry, nullptr) << id;
+    if (entry == nullptr) return {};
+    auto m = load_catalog_model(*entry);
+    EXPECT_TRUE(m.has_value()) << id << ": " << (m ? "" : m.error().what());
+    return m ? count_params(*m) : param_counts{};
+}
+
+// Granite 3.3 8B by hand (modeling_granite.py: Llama blocks, tied embeddings per its config):
+// 49,159 x 4,096 (embedding = head) + 4,096 (final norm) + 40 x (4,096^2 q + 2 x 1,024 x 4,096 k/v
+// + 4,096^2 o + 3 x 4,096 x 12,800 SwiGLU + 2 x 4,096 norms) = 8,170,864,640, the Hub total of
+// ibm-granite/granite-3.3-8b-instruct (AlexsJones/llmfit llmfit-core/data/hf_models.json @ 026ac571).
+TEST(catalog_round5, granite_3_3_8b_is_the_hub_total) {
+    const auto c = counted("ibm-granite/granite-3.3-8b-instruct");
+    EXPECT_EQ(c.total, 8'170'864'640u);
+    EXPECT_EQ(c.total, 49'159ull * 4'096 + 4'096 +
+                           40ull * (2 * 4'096ull * 4'096 + 2 * 1'024ull * 4'096 + 3 * 4'096ull * 12'800 + 2 * 4'096));
+    EXPECT_EQ(c.active, c.total);
+    const auto* e = find_in_catalog("ibm-granite/granite-3.3-8b-instruct");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(load_catalog_model(*e)->gguf_arch, "granite"); // convert_hf_to_gguf.py GraniteModel
+}
+
+// DeepSeek-V3-0324, R1-0528 and V3.1 share DeepSeek-V3's shapes (evidence in SOURCES.md: equal
+// NVFP4 / Hub totals, nvidia's V3.1 config equal on every shape key): the V3 count, 671B total and
+// 37B active (DeepSeek-V3 card), without the multi-token-prediction layer.
+TEST(catalog_round5, deepseek_refreshes_count_as_deepseek_v3) {
+    const auto v3 = counted("deepseek-ai/DeepSeek-V3");
+    EXPECT_EQ(v3.total, 671'026'419'200u);
+    EXPECT_EQ(v3.active, 37'552'297'472u);
+    for (const char* id :
+         {"deepseek-ai/DeepSeek-V3-0324", "deepseek-ai/DeepSeek-R1-0528", "deepseek-ai/DeepSeek-V3.1"}) {
+        const auto c = counted(id);
+        EXPECT_EQ(c.total, v3.total) << id;
+        EXPECT_EQ(c.active, v3.active) << id;
+    }
+}
+
+// The Nemotron-H rows are the tests/data configs (byte copies of the same aiconfigurator files), so
+// they count the module sums state_space_test checks. Nemotron-3-Nano's Hub total (llmfit, BF16 repo)
+// is 31,577,937,344: 2,944 = 23 MoE layers x 128 fewer than the modules counted here, under 1e-7.
+TEST(catalog_round5, nemotron_h_rows_match_their_published_sizes) {
+    EXPECT_EQ(counted("nvidia/Nemotron-H-56B-Base-8K").total, 56'324'350'464u); // "56B" (card)
+    const auto nano = counted("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+    EXPECT_EQ(nano.total, 31'577'940'288u);
+    EXPECT_NEAR(static_cast<double>(nano.total) / 31'577'937'344.0, 1.0, 1e-7);
+    EXPECT_NEAR(static_cast<double>(nano.active) / 3.6e9, 1.0, 0.03); // "3.6B active" (card)
+}
+
+} // namespace
+} // namespace llmplan
