@@ -57,5 +57,24 @@ TEST(catalog_round5, nemotron_h_rows_match_their_published_sizes) {
     EXPECT_NEAR(static_cast<double>(nano.active) / 3.6e9, 1.0, 0.03); // "3.6B active" (card)
 }
 
+// Mistral Small 3.1 (mistral3 wrapper): the text model by hand, 2 x 131,072 x 5,120 (untied) + 5,120 +
+// 40 x (5,120 x 4,096 q + 2 x 5,120 x 1,024 k/v + 4,096 x 5,120 o + 3 x 5,120 x 32,768 + 2 x 5,120)
+// = 23,572,403,200, the count keras-hub lists for Magistral Small 2506/2507 (mistral_presets.py @
+// 71453d08f), Mistral Small 3.1's text model. The Pixtral tower and projector by hand
+// (modeling_pixtral.py, modeling_mistral3.py): 24 x (4 x 1,024^2 + 3 x 1,024 x 4,096 + 2 x 1,024)
+// + 3 x 14^2 x 1,024 patch conv + 1,024 ln_pre + (1,024 norm + 4,096 x 1,024 merger + 1,024 x 5,120
+// + 5,120^2) = 438,958,080; text + vision = 24,011,361,280, the card's "24B".
+TEST(catalog_round5, mistral_small_3_1_text_and_pixtral_tower) {
+    const auto* e = find_in_catalog("mistralai/Mistral-Small-3.1-24B-Instruct-2503");
+    ASSERT_NE(e, nullptr);
+    auto m = load_catalog_model(*e);
+    ASSERT_TRUE(m.has_value()) << m.error().what();
+    EXPECT_EQ(count_params(*m).total, 23'572'403'200u);
+    EXPECT_EQ(m->vision.n_params, 24ull * (4 * 1'024ull * 1'024 + 3 * 1'024ull * 4'096 + 2 * 1'024) +
+                                      3ull * 14 * 14 * 1'024 + 1'024 +
+                                      (1'024 + 4'096ull * 1'024 + 1'024ull * 5'120 + 5'120ull * 5'120));
+    EXPECT_EQ(m->vision.n_params, 438'958'080u);
+}
+
 } // namespace
 } // namespace llmplan
