@@ -1,8 +1,10 @@
 // Catalog round 5 (data/models/SOURCES.md): Granite 3.x, the DeepSeek-V3 refreshes and the
 // Nemotron-H hybrids, each against the published total named beside it.
+#include "llmplan/hf_config.h"
 #include "llmplan/load.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace llmplan {
 namespace {
@@ -74,6 +76,49 @@ TEST(catalog_round5, mistral_small_3_1_text_and_pixtral_tower) {
                                       3ull * 14 * 14 * 1'024 + 1'024 +
                                       (1'024 + 4'096ull * 1'024 + 1'024ull * 5'120 + 5'120ull * 5'120));
     EXPECT_EQ(m->vision.n_params, 438'958'080u);
+}
+
+// GLM-4.5-Air (glm4_moe) by hand from its config: untied 2 x 151,552 x 4,096 + 4,096; per layer the
+// attention (4,096 x 12,288 q + bias, 2 x (4,096 x 1,024 + bias) k/v, 12,288 x 4,096 o, no q/k norms)
+// and 2 x 4,096 norms; layer 0 a dense 3 x 4,096 x 10,944 MLP, layers 1..45 128 experts and one shared
+// of 3 x 4,096 x 1,408 each plus a 128 x 4,096 router and its 128-float score bias. The card's "106B
+// total"; the multi-token-prediction layer 46 is not counted (as DeepSeek-V3's).
+std::uint64_t glm_attention(std::uint64_t h, bool qk_norm) {
+    return h * 12'288 + 12'288 + 2 * (h * 1'024 + 1'024) + 12'288 * h + (qk_norm ? 2 * 128 : 0);
+}
+std::uint64_t glm_moe_layer(std::uint64_t h, std::uint64_t experts, std::uint64_t ff, bool qk_norm) {
+    return glm_attention(h, qk_norm) + (experts + 1) * 3 * h * ff + experts * h + experts + 2 * h;
+}
+
+TEST(catalog_round5, glm_4_5_air_counts_its_modules) {
+    const auto c           = counted("zai-org/GLM-4.5-Air");
+    const std::uint64_t h  = 4'096;
+    const std::uint64_t v  = 151'552;
+    const std::uint64_t l0 = glm_attention(h, false) + 3 * h * 10'944 + 2 * h;
+    EXPECT_EQ(c.total, 2 * v * h + h + l0 + 45 * glm_moe_layer(h, 128, 1'408, false));
+    EXPECT_EQ(c.total, 106'852'251'264u);
+}
+
+// The same reader on GLM-4.5's shapes (Megatron-Bridge docs/models/llm/glm45.md: 92 layers, the first
+// 3 dense with FFN 12,288, width 5,120, 96 heads in 8 groups of 128, 160 experts of 1,536 plus one
+// shared, q/k norms; vocab 151,552) reproduces the Hub total of zai-org/GLM-4.5 exactly, 358,337,791,296
+// (AlexsJones/llmfit hf_models.json @ 026ac571), once the checkpoint's multi-token-prediction layer 92
+// is added: one more MoE layer, eh_proj 2h x h, enorm, hnorm, shared_head.norm, and its own copies of
+// embed_tokens and shared_head.head (2 x vocab x h).
+TEST(catalog_round5, glm4_moe_reader_matches_glm_4_5_hub_total_with_its_mtp_layer) {
+    const auto cfg = nlohmann::json::parse(R"({
+        "architectures": ["Glm4MoeForCausalLM"], "model_type": "glm4_moe", "attention_bias": true,
+        "first_k_dense_replace": 3, "head_dim": 128, "hidden_size": 5120, "intermediate_size": 12288,
+        "max_position_embeddings": 131072, "moe_intermediate_size": 1536, "n_routed_experts": 160,
+        "n_shared_experts": 1, "num_attention_heads": 96, "num_experts_per_tok": 8, "num_hidden_layers": 92,
+        "num_key_value_heads": 8, "num_nextn_predict_layers": 1, "tie_word_embeddings": false,
+        "torch_dtype": "bfloat16", "use_qk_norm": true, "vocab_size": 151552})");
+    auto m         = model_from_hf_json(cfg, "glm-4.5");
+    ASSERT_TRUE(m.has_value()) << m.error().what();
+    const std::uint64_t h   = 5'120;
+    const std::uint64_t v   = 151'552;
+    const std::uint64_t mtp = glm_moe_layer(h, 160, 1'536, true) + 2 * h * h + 3 * h + 2 * v * h;
+    EXPECT_EQ(count_params(*m).total + mtp, 358'337'791'296u);
 }
 
 } // namespace
