@@ -121,5 +121,19 @@ TEST(catalog_round5, glm4_moe_reader_matches_glm_4_5_hub_total_with_its_mtp_laye
     EXPECT_EQ(count_params(*m).total + mtp, 358'337'791'296u);
 }
 
+// Qwen3-Next-80B-A3B: the catalog count plus its multi-token-prediction layer (modeling_qwen3_next.py
+// MTP: one full-attention MoE layer, q_proj doubled for the output gate, 512 experts + a gated shared
+// expert of 512; fc 2h x h; three norms) is the Hub total of Qwen/Qwen3-Next-80B-A3B-Instruct,
+// 81,324,862,720 (AlexsJones/llmfit hf_models.json @ 026ac571).
+TEST(catalog_round5, qwen3_next_plus_mtp_is_the_hub_total) {
+    const std::uint64_t h    = 2'048;
+    const std::uint64_t attn = h * 16 * 256 * 2 + 2 * h * 2 * 256 + 16 * 256 * h + 2 * 256;
+    const std::uint64_t moe  = 512 * 3 * h * 512 + 3 * h * 512 + h + 512 * h;
+    const std::uint64_t mtp  = attn + moe + 2 * h + 2 * h * h + 3 * h;
+    const auto instruct      = counted("Qwen/Qwen3-Next-80B-A3B-Instruct");
+    EXPECT_EQ(instruct.total + mtp, 81'324'862'720u);
+    EXPECT_EQ(counted("Qwen/Qwen3-Next-80B-A3B-Thinking").total, instruct.total);
+}
+
 } // namespace
 } // namespace llmplan
