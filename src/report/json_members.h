@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <type_traits>
 
 namespace nlohmann {
 /// An empty optional is null (nlohmann_json 3.11.2 has no std::optional conversion of its own).
@@ -12,11 +13,21 @@ template <class T> struct adl_serializer<std::optional<T>> {
 };
 } // namespace nlohmann
 
-/// LLMPLAN_JSON_MEMBERS(j, x, a, b): j["a"] = x.a; j["b"] = x.b; (up to 63 names; nlohmann's
-/// NLOHMANN_JSON_PASTE applies NLOHMANN_JSON_TO, the step its NLOHMANN_DEFINE_TYPE_* macros use, to each).
+namespace llmplan::detail {
+/// j[key] = v, refusing enums: nlohmann would write an enum as its integer, the documents want its name.
+template <class T> void json_member(nlohmann::json& j, const char* key, const T& v) {
+    static_assert(!std::is_enum_v<T>, "an enum member needs its name: write it with to_string()");
+    j[key] = v;
+}
+} // namespace llmplan::detail
+
+#define LLMPLAN_JSON_MEMBER(m) ::llmplan::detail::json_member(llmplan_json_j, #m, llmplan_json_x.m);
+
+/// LLMPLAN_JSON_MEMBERS(j, x, a, b): j["a"] = x.a; j["b"] = x.b; (up to 63 names, applied one by one
+/// with NLOHMANN_JSON_PASTE, the step nlohmann's NLOHMANN_DEFINE_TYPE_* macros use).
 #define LLMPLAN_JSON_MEMBERS(j, x, ...)                                                                                \
     do {                                                                                                               \
-        auto& nlohmann_json_j       = (j);                                                                             \
-        const auto& nlohmann_json_t = (x);                                                                             \
-        NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__))                                       \
+        auto& llmplan_json_j       = (j);                                                                              \
+        const auto& llmplan_json_x = (x);                                                                              \
+        NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(LLMPLAN_JSON_MEMBER, __VA_ARGS__))                                    \
     } while (false)

@@ -75,10 +75,11 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             launch[engine] = line;
         nlohmann::json row;
         LLMPLAN_JSON_MEMBERS(row, c, hardware, kind, count, fits, headroom_bytes, reasons, cost_per_hour_usd,
-                             cost_per_million_tokens_usd, nodes, runs_on, meets_speed, power_w);
+                             cost_per_million_tokens_usd, nodes, meets_speed, power_w);
         row["decode_tokens_per_s"]  = speed_or_null(c.decode_tokens_per_s);
         row["prefill_tokens_per_s"] = speed_or_null(c.prefill_tokens_per_s);
         row["launch"]               = launch;
+        row["runs_on"]              = c.runs_on;
         // extra fields (not in the contract)
         row["ttft_s"]       = c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json();
         row["findings"]     = reasons_json(c.findings);
