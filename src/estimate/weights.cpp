@@ -9,6 +9,7 @@
 // (transformers' get_keys_to_not_convert keeps the output head; GPTQ/AWQ checkpoints keep lm_head f16).
 #include "llmplan/weights.h"
 
+#include "detail/enum_names.h"
 #include "detail/strings.h"
 #include "estimate/gguf_recipe.h"
 #include "llmplan/quant.h"
@@ -52,6 +53,24 @@ std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::ui
 
 using detail::lower;
 
+// The --weights names of each format, its canonical name first (to_string prints that one); fp32 and
+// fp16 are accepted spellings of f32 and f16. GGUF types are named by their file type instead.
+constexpr detail::enum_name_row<weight_format> format_names[] = {
+    {weight_format::native,    "native"   },
+    {weight_format::f32,       "f32"      },
+    {weight_format::f32,       "fp32"     },
+    {weight_format::f16,       "f16"      },
+    {weight_format::f16,       "fp16"     },
+    {weight_format::bf16,      "bf16"     },
+    {weight_format::fp8,       "fp8"      },
+    {weight_format::int8,      "int8"     },
+    {weight_format::int4,      "int4"     },
+    {weight_format::nf4,       "nf4"      },
+    {weight_format::gptq_int8, "gptq-int8"},
+    {weight_format::gptq_int4, "gptq-int4"},
+    {weight_format::awq,       "awq"      },
+};
+
 } // namespace
 
 bool is_quantizable_matrix(const tensor_desc& t) {
@@ -87,27 +106,8 @@ weight_choice resolve_weight_choice(const model_desc& m, const weight_choice& as
 
 result<weight_choice> parse_weight_choice(std::string_view s) {
     const std::string v = lower(s);
-    struct row {
-        const char* name;
-        weight_format f;
-    };
-    static constexpr row rows[] = {
-        {"native",    weight_format::native   },
-        {"f32",       weight_format::f32      },
-        {"fp32",      weight_format::f32      },
-        {"f16",       weight_format::f16      },
-        {"fp16",      weight_format::f16      },
-        {"bf16",      weight_format::bf16     },
-        {"fp8",       weight_format::fp8      },
-        {"int8",      weight_format::int8     },
-        {"int4",      weight_format::int4     },
-        {"nf4",       weight_format::nf4      },
-        {"gptq-int8", weight_format::gptq_int8},
-        {"gptq-int4", weight_format::gptq_int4},
-        {"awq",       weight_format::awq      },
-    };
-    for (const auto& r : rows)
-        if (v == r.name) return weight_choice{r.f, {}};
+    for (const auto& r : format_names)
+        if (v == r.name) return weight_choice{r.value, {}};
     if (gguf_ftype_from_name(v)) return weight_choice{weight_format::gguf, v};
     return make_error(error_code::bad_value,
                       fmt::format("unknown weights type \"{}\"; expected f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 "
@@ -117,33 +117,7 @@ result<weight_choice> parse_weight_choice(std::string_view s) {
 }
 
 std::string to_string(const weight_choice& c) {
-    switch (c.format) {
-    case weight_format::native:
-        return "native";
-    case weight_format::f32:
-        return "f32";
-    case weight_format::f16:
-        return "f16";
-    case weight_format::bf16:
-        return "bf16";
-    case weight_format::fp8:
-        return "fp8";
-    case weight_format::int8:
-        return "int8";
-    case weight_format::int4:
-        return "int4";
-    case weight_format::nf4:
-        return "nf4";
-    case weight_format::gptq_int8:
-        return "gptq-int8";
-    case weight_format::gptq_int4:
-        return "gptq-int4";
-    case weight_format::awq:
-        return "awq";
-    case weight_format::gguf:
-        return c.gguf_ftype;
-    }
-    return "?";
+    return c.format == weight_format::gguf ? c.gguf_ftype : std::string(detail::name_in(format_names, c.format));
 }
 
 result<weights_estimate> estimate_weights(const model_desc& m, const weight_choice& asked) {

@@ -3,6 +3,7 @@
 #include "detail/strings.h"
 #include "llmplan/hardware.h"
 
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -42,21 +43,10 @@ purchase_kind purchase_of(const device_spec& d) {
 }
 
 std::string_view to_string(purchase_kind k) {
-    switch (k) {
-    case purchase_kind::machine:
-        return "machine";
-    case purchase_kind::card:
-        return "card";
-    case purchase_kind::cpu_part:
-        return "cpu";
-    case purchase_kind::instance:
-        return "instance";
-    case purchase_kind::server:
-        return "server part";
-    case purchase_kind::chip:
-        return "chip";
-    }
-    return "?";
+    // In purchase_kind's order (llmplan/hardware.h); a value cast from a bad integer has no name.
+    static constexpr std::array<std::string_view, 6> names{"machine", "card", "cpu", "instance", "server part", "chip"};
+    const auto i = static_cast<std::size_t>(k);
+    return i < names.size() ? names[i] : "?";
 }
 
 std::string host_needs(const device_spec& d, unsigned cards) {
