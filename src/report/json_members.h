@@ -14,9 +14,13 @@ template <class T> struct adl_serializer<std::optional<T>> {
 } // namespace nlohmann
 
 namespace llmplan::detail {
-/// j[key] = v, refusing enums: nlohmann would write an enum as its integer, the documents want its name.
+template <class T> struct names_needed : std::is_enum<T> {};
+template <class T> struct names_needed<std::optional<T>> : std::is_enum<T> {};
+
+/// j[key] = v, refusing enums (and optional enums): nlohmann would write an enum as its integer, the
+/// documents want its name.
 template <class T> void json_member(nlohmann::json& j, const char* key, const T& v) {
-    static_assert(!std::is_enum_v<T>, "an enum member needs its name: write it with to_string()");
+    static_assert(!names_needed<T>::value, "an enum member needs its name: write it with to_string()");
     j[key] = v;
 }
 } // namespace llmplan::detail
