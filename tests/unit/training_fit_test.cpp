@@ -3,11 +3,13 @@
 // training_fixture.h (2 layers, hidden 64, 4 heads (2 KV) of 16, FFN 128, vocab 100, bf16).
 // Budgets are the estimator's own need for a chosen workload, so each expectation follows from the
 // order training_fit.cpp documents (ZeRO 1/2, 8-bit AdamW, checkpointing, ZeRO 3, offload).
+#include "cli_run.h"
 #include "llmplan/estimate.h"
 #include "llmplan/training_fit.h"
 #include "training_fixture.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace llmplan {
 namespace {
@@ -74,6 +76,23 @@ TEST(TrainingFit, ZeroStageBeforeCheckpointingOnSeveralGpus) {
     EXPECT_EQ(*a.fix_args, "--zero 2");
     EXPECT_EQ(a.best_setup, "full, bf16-mixed, adamw, ZeRO 2");
     EXPECT_EQ(a.best_args, "--zero 2");
+}
+
+TEST(TrainingFit, CliSaysTheOptionsToAdd) {
+    // Qwen2.5-7B QLoRA at the default 2048 tokens without checkpointing: 28 layers keep their
+    // activations (about 0.67 GiB each with the LoRA dropout copies: 22.4 GiB with the 3.5 GiB of
+    // logits) over 24 GiB; with checkpointing only their fp32 inputs (28 x 3584 x 4 B x 2048 =
+    // 0.77 GiB) and one layer: 21 GiB in all.
+    const auto r = test::run_cli("estimate qwen2.5-7b --task train --method qlora --memory 24GiB --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(j["fit"]["fits"].get<bool>());
+    EXPECT_EQ(j["fit"]["fit_with_args"], "--grad-checkpointing on");
+    EXPECT_EQ(j["fit"]["best_setup"], "qlora, bf16-mixed, adamw, gradient checkpointing");
+    EXPECT_EQ(j["fit"]["best_setup_args"], "--grad-checkpointing on");
+    const auto t = test::run_cli("estimate qwen2.5-7b --task train --method qlora --memory 24GiB");
+    ASSERT_EQ(t.status, 0);
+    EXPECT_NE(t.out.find("cheapest change that fits as asked    --grad-checkpointing on"), std::string::npos);
 }
 
 } // namespace
