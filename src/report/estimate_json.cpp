@@ -156,6 +156,8 @@ template <class Answer> nlohmann::json fit_answer_json(const Answer& a, const ch
 nlohmann::json training_fit_to_json(const training_fit_answer& a) {
     auto j = fit_answer_json(a, "best_setup", a.best_setup);
     LLMPLAN_JSON_MEMBERS(j, a, max_seq, max_micro_batch);
+    j["best_setup_args"] = a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_args);
+    j["fit_with_args"]   = a.fix_args ? nlohmann::json(*a.fix_args) : nlohmann::json(nullptr);
     return j;
 }
 
