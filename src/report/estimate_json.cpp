@@ -1,4 +1,5 @@
 #include "detail/enum_names.h"
+#include "estimate/engine_traits.h"
 #include "llmplan/report.h"
 
 #include <fmt/format.h>
@@ -106,7 +107,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         acc["under_10pct_share"] = e.accuracy->under_10pct_share;
     }
     j["accuracy"] = acc;
-    if (p.engine == engine_kind::vllm)
+    if (detail::traits_of(p.engine).kv_pool) // the pool's figures
         j["vllm"] = {
             {"kv_capacity_tokens",   e.vllm_kv_capacity_tokens  },
             {"max_model_len",        e.vllm_max_model_len       },
