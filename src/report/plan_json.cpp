@@ -92,7 +92,7 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             {"launch",                      launch                                                                  },
  // extra fields (not in the contract)
             {"nodes",                       c.nodes                                                                 },
-            {"runs_on",                     c.runs_on                                                               },
+            {"runs_on",                     runs_on_name(c.runs_on)                                                 },
             {"ttft_s",                      c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json()},
             {"meets_speed",                 c.meets_speed                                                           },
             {"power_w",                     or_null(c.power_w)                                                      },
