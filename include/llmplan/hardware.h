@@ -187,9 +187,10 @@ enum class purchase_kind : std::uint8_t {
 };
 [[nodiscard]] purchase_kind purchase_of(const device_spec& d);
 [[nodiscard]] std::string_view to_string(purchase_kind k);
-/// What a part needs around it, one line ("a PC with a PCIe x16 slot and a 850 W power supply");
-/// empty for machines and instances.
-[[nodiscard]] std::string host_needs(const device_spec& d);
+/// What a part needs around it, one line ("a PC with a PCIe x16 slot and a 850 W power supply"), for
+/// `cards` of it in one box (a card row: the slots and the supply for all of them); empty for machines
+/// and instances.
+[[nodiscard]] std::string host_needs(const device_spec& d, unsigned cards = 1);
 /// The figures a ranked row must have that this one lacks ("price", "idle power", "compute"...).
 [[nodiscard]] std::vector<std::string> missing_figures(const device_spec& d);
 /// An id from a name: lower case, runs of anything but letters and digits as one '-'.

@@ -59,12 +59,16 @@ std::string_view to_string(purchase_kind k) {
     return "?";
 }
 
-std::string host_needs(const device_spec& d) {
+std::string host_needs(const device_spec& d, unsigned cards) {
     switch (purchase_of(d)) {
     case purchase_kind::card: {
-        const double psu = d.tdp_w ? std::ceil((*d.tdp_w + pc_besides_card_w) / 50.0) * 50.0 : 0;
-        return psu > 0 ? fmt::format("a PC with a PCIe x16 slot and a {:.0f} W power supply", psu)
-                       : "a PC with a PCIe x16 slot and a power supply for the card";
+        // Every card draws its load power at once (a layer or tensor split keeps all of them busy), so the
+        // supply is the cards' sum plus the rest of the PC, rounded up to the 50 W steps supplies come in.
+        const unsigned n        = cards > 0 ? cards : 1;
+        const double psu        = d.tdp_w ? std::ceil((*d.tdp_w * n + pc_besides_card_w) / 50.0) * 50.0 : 0;
+        const std::string slots = n == 1 ? "a PCIe x16 slot" : fmt::format("{} PCIe x16 slots", n);
+        return psu > 0 ? fmt::format("a PC with {} and a {:.0f} W power supply", slots, psu)
+                       : fmt::format("a PC with {} and a power supply for the card{}", slots, n == 1 ? "" : "s");
     }
     case purchase_kind::cpu_part:
         return "a motherboard, RAM, a power supply and a case";

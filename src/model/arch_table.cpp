@@ -80,6 +80,16 @@ arch_row{"jamba",       fk::gated, nk::rms,   pk::none,    false, false, false, 
 arch_row{"granitemoehybrid", fk::gated, nk::rms, pk::none, false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "granitehybrid", {}},
 arch_row{"nemotron_h",  fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "nemotron_h", {}},
 arch_row{"falcon_h1",   fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "falcon-h1", {}},
+// Granite 3.x (modeling_granite.py): Llama blocks; its embedding/attention/residual multipliers and
+// logits_scaling scale activations and add no weights; GraniteConfig ties nothing by default
+// (tie_word_embeddings=False), the released checkpoints set it true in their config.json.
+arch_row{"granite",     fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "granite", {}},
+// GLM-4.5 / GLM-4.5-Air (modeling_glm4_moe.py): Glm4Attention (q, k, v biased when attention_bias,
+// o never; q/k RMSNorms of one head when use_qk_norm; partial rotary, no weights) and DeepseekV3MoE
+// experts: n_shared_experts, dense MLPs below first_k_dense_replace, a router whose
+// e_score_correction_bias is always there (DeepseekV3TopkRouter). The multi-token-prediction layer
+// (num_nextn_predict_layers) is not loaded by default and not counted, as for DeepSeek-V3.
+arch_row{"glm4_moe",    fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::glm4_moe, false, "glm4moe", {.out_never_biased = true}},
 };
 // clang-format on
 
@@ -115,7 +125,7 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1";
+           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1, granite, glm4_moe";
 }
 
 } // namespace llmplan::detail

@@ -24,6 +24,7 @@ enum class moe_style : std::uint8_t {
     deepseek,  ///< routed + n_shared_experts, first_k_dense_replace dense layers, MLA attention
     gpt_oss,   ///< fused gate_up experts with biases, router with bias
     llama4,    ///< fused gate_up experts + one shared expert; dense layers use intermediate_size_mlp
+    glm4_moe,  ///< DeepSeek-V3's experts (shared, first_k_dense_replace, score bias) with GQA attention
 };
 
 /// What a family's modeling code does that no config key says, beyond the columns of arch_row. Each

@@ -6,6 +6,11 @@
 //   patch embedding: channels x temporal x patch^2 x h (+ bias); learned positions: positions x h;
 //   projector: Qwen's PatchMerger (LayerNorm, (h m^2)^2 + (h m^2) x out, one more per deepstack
 //   level), else Gemma-3's multi_modal_projector (h x text hidden + soft-embedding norm).
+// Pixtral (modeling_pixtral.py, Mistral-Small-3.x's tower) is the bias-free kind: q, k, v, o and a
+// SwiGLU MLP without biases, RMSNorms (weight only), a patch conv without bias, an ln_pre RMSNorm and
+// 2-D RoPE instead of learned positions; its projector (modeling_mistral3.py Mistral3MultiModalProjector)
+// is an RMSNorm, a patch merger (h m^2 -> h) and linear_1 (h -> text), linear_2 (text -> text), biased
+// when multimodal_projector_bias says so.
 #include "model/vision.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +28,33 @@ std::uint64_t u(const nlohmann::json& j, std::initializer_list<const char*> keys
     return fallback;
 }
 
+enum class projector_kind : std::uint8_t { by_merge, mistral3 };
+
+/// Vision towers by their vision_config model_type; a type not listed is read as the biased
+/// SigLIP/Qwen kind above.
+struct vision_family {
+    std::string_view model_type;
+    bool biases;            ///< linear layers and norms carry biases (LayerNorm) or not (RMSNorm)
+    bool learned_positions; ///< a position table of (image / patch)^2 rows, else rotary
+    projector_kind projector;
+};
+constexpr vision_family pixtral{"pixtral", false, false, projector_kind::mistral3};
+constexpr vision_family biased{"", true, true, projector_kind::by_merge};
+
+bool is(const nlohmann::json& j, const char* key, std::string_view want) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() && it->get<std::string>() == want;
+}
+
+bool flag(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
+const vision_family& family_of(const nlohmann::json& v) {
+    return is(v, "model_type", pixtral.model_type) ? pixtral : biased;
+}
+
 } // namespace
 
 void read_vision(model_desc& m, const nlohmann::json& root) {
@@ -36,18 +68,25 @@ void read_vision(model_desc& m, const nlohmann::json& root) {
     d.n_head     = static_cast<std::uint32_t>(u(v, {"num_heads", "num_attention_heads"}, 16));
     d.patch      = static_cast<std::uint32_t>(u(v, {"patch_size"}, 14));
     d.image_size = static_cast<std::uint32_t>(u(v, {"image_size"}, 0));
-    d.merge      = static_cast<std::uint32_t>(u(v, {"spatial_merge_size"}, 1));
+    // Qwen keeps spatial_merge_size in vision_config, Mistral3Config at the root.
+    d.merge = static_cast<std::uint32_t>(u(v, {"spatial_merge_size"}, u(root, {"spatial_merge_size"}, 1)));
     if (d.n_layer == 0 || d.n_embd == 0 || d.n_layer > 1000 || d.n_embd > (1u << 20) || d.patch > 1024) return;
+    const auto& fam              = family_of(v);
     const std::uint64_t h        = d.n_embd;
+    const std::uint64_t b        = fam.biases ? 1 : 0;
     const bool gated             = v.value("hidden_act", std::string{}) == "silu"; // Qwen2.5-VL's SwiGLU blocks
-    const std::uint64_t mlp      = gated ? 3 * h * d.n_ff + 2 * d.n_ff + h : 2 * h * d.n_ff + d.n_ff + h;
-    const std::uint64_t block    = 4 * (h * h + h) + mlp + 4 * h;
+    const std::uint64_t mlp      = gated ? 3 * h * d.n_ff + b * (2 * d.n_ff + h) : 2 * h * d.n_ff + b * (d.n_ff + h);
+    const std::uint64_t block    = 4 * (h * h + b * h) + mlp + (2 + 2 * b) * h;
     const std::uint64_t temporal = u(v, {"temporal_patch_size"}, 1);
-    const std::uint64_t patch    = u(v, {"in_channels", "num_channels"}, 3) * temporal * d.patch * d.patch * h + h;
+    const std::uint64_t patch    = u(v, {"in_channels", "num_channels"}, 3) * temporal * d.patch * d.patch * h + b * h;
     const std::uint64_t grid     = d.image_size && d.patch ? (d.image_size / d.patch) * (d.image_size / d.patch) : 0;
-    const std::uint64_t pos      = u(v, {"num_position_embeddings"}, grid) * h;
+    const std::uint64_t pos      = fam.learned_positions ? u(v, {"num_position_embeddings"}, grid) * h : 0;
     std::uint64_t projector      = 0;
-    if (d.merge > 1) {
+    if (fam.projector == projector_kind::mistral3) {
+        const std::uint64_t text = m.n_embd;
+        const std::uint64_t pb   = flag(root, "multimodal_projector_bias") ? 1 : 0;
+        projector                = h + h * d.merge * d.merge * h + h * text + pb * text + text * text + pb * text;
+    } else if (d.merge > 1) {
         const std::uint64_t in    = h * d.merge * d.merge;
         const std::uint64_t out   = u(v, {"out_hidden_size"}, m.n_embd);
         const std::uint64_t one   = 2 * h + in * in + in + in * out + out;
@@ -58,7 +97,7 @@ void read_vision(model_desc& m, const nlohmann::json& root) {
     } else {
         projector = h * m.n_embd + h; // Gemma3MultiModalProjector: input projection + soft-embedding norm
     }
-    d.n_params = d.n_layer * block + patch + pos + 2 * h + projector;
+    d.n_params = d.n_layer * block + patch + pos + (1 + b) * h + projector; // + the final / ln_pre norm
     m.vision   = d;
 }
 

@@ -28,8 +28,8 @@ std::optional<hourly_cost_figures> hourly_cost(const device_spec& d, unsigned co
     const double energy = avg_w / 1000.0 * o.pue * o.electricity_usd_per_kwh;
     f.usd_per_hour      = buy + energy;
     const std::string dated = d.price_date.empty() ? "" : fmt::format(" ({})", d.price_date);
-    const std::string part =
-        host_needs(d).empty() ? "" : fmt::format("; {} only: needs {}, not counted", to_string(pk), host_needs(d));
+    const std::string needs = host_needs(d, units);
+    const std::string part = needs.empty() ? "" : fmt::format("; {} only: needs {}, not counted", to_string(pk), needs);
     f.reason = f.power_w ? fmt::format("cost: ${:.0f}{} over {:g} years (${:.3f}/h) + {:.0f} W load x {:.0f}% of the "
                                        "hours, {:.0f} W idle the rest, at ${:.3f}/kWh x PUE {:g} (${:.3f}/h){}",
                                        *d.price_usd * units, dated, o.life_years, buy, *f.power_w, o.utilization * 100,

@@ -64,6 +64,9 @@ struct feature_check {
     bool engine_runs = true;
 };
 feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d);
+/// What a training run needs that the row's platform lacks (bitsandbytes for a 4/8-bit base or 8-bit
+/// AdamW: CUDA, ROCm, XPU and CPU builds only), each with the nearest that runs; empty when it runs.
+std::vector<std::string> training_unsupported(const model_desc& m, const training_params& p, const device_spec& d);
 
 /// The row's id, purchase kind, what a part needs, provider and instances, on the candidate.
 void describe_purchase(plan_candidate& c, const device_spec& d);

@@ -82,13 +82,30 @@ constexpr std::array<cuda_floor, 4> cuda_floors = {
 platform platform_of(const device_spec& d, device_kind runs_on) {
     if (runs_on == device_kind::cpu) return platform::cpu;
     if (runs_on == device_kind::metal) return platform::metal;
+    if (d.compute_capability) return platform::cuda;
+    // A cloud row's vendor column is its provider ("GCP"), so the accelerator's architecture (copied
+    // from the linked gpus.csv row) decides first; then the vendor of a gpus.csv row.
+    struct by_name {
+        std::string_view word;
+        platform p;
+    };
+    constexpr std::array<by_name, 5> architectures = {
+        {{"tpu", platform::tpu},
+         {"gaudi", platform::gaudi},
+         {"cdna", platform::rocm},
+         {"rdna", platform::rocm},
+         {"xe", platform::xpu}}
+    };
+    const auto arch = detail::lower(d.architecture);
+    for (const auto& a : architectures)
+        if (arch.rfind(a.word, 0) == 0) return a.p;
+    constexpr std::array<by_name, 4> vendors = {
+        {{"nvidia", platform::cuda}, {"amd", platform::rocm}, {"google", platform::tpu}, {"intel", platform::xpu}}
+    };
     const auto v = detail::lower(d.vendor.empty() ? d.gpu_link : d.vendor);
-    if (d.compute_capability || v.find("nvidia") != std::string::npos) return platform::cuda;
-    if (v.find("amd") != std::string::npos) return platform::rocm;
-    if (v.find("google") != std::string::npos) return platform::tpu;
-    if (detail::lower(d.architecture).find("gaudi") != std::string::npos) return platform::gaudi;
-    if (v.find("intel") != std::string::npos) return platform::xpu;
-    return platform::cuda; // cloud rows name their provider: the linked GPU carries the capability
+    for (const auto& r : vendors)
+        if (v.find(r.word) != std::string::npos) return r.p;
+    return platform::cuda; // a cloud GPU row of unknown architecture: NVIDIA is what clouds rent most
 }
 
 constexpr std::string_view platform_name(platform p) {
@@ -115,7 +132,15 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
     const auto cc     = d.compute_capability;
     auto needs        = [&](const runtime_row& r, std::string_view name) {
         if (!r.runs[static_cast<std::size_t>(pf)]) {
-            out.unsupported.push_back(fmt::format("{} does not build for {}: llama.cpp does", name, platform_name(pf)));
+            // The nearest that runs: the first engine (in the table's order) that builds for it.
+            std::string_view other;
+            for (const auto& e : engine_runtimes)
+                if (&e.runtime != &r && e.runtime.runs[static_cast<std::size_t>(pf)]) {
+                    other = traits_of(e.engine).display;
+                    break;
+                }
+            out.unsupported.push_back(fmt::format("{} does not build for {}: {} does", name, platform_name(pf),
+                                                  other.empty() ? std::string_view{"no engine here"} : other));
             out.engine_runs = false;
         } else if (pf == platform::cuda && cc && *cc < r.min_cc) {
             out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; {} has {:.1f}: llama.cpp "
@@ -154,6 +179,27 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
             out.versions.emplace_back(fl.text);
             break;
         }
+    return out;
+}
+
+std::vector<std::string> training_unsupported(const model_desc& m, const training_params& p, const device_spec& d) {
+    std::vector<std::string> out;
+    const platform pf = platform_of(d, device_kind::cuda);
+    if (bitsandbytes_row.runs[static_cast<std::size_t>(pf)]) return out;
+    // What a training run takes from bitsandbytes: the 4/8-bit frozen base (QLoRA's NF4 by default,
+    // or --weights nf4/int8 under LoRA; a GPTQ or other pre-quantized checkpoint uses its own kernels)
+    // and 8-bit AdamW (bnb.optim.AdamW8bit, what the trainers' adamw_8bit/paged options load).
+    const auto& w        = p.weights.format;
+    const bool own_quant = m.quant.method != quant_method::none && w == weight_format::native;
+    const bool bnb_base  = p.method != train_method::full && !own_quant &&
+                          (w == weight_format::nf4 || w == weight_format::int8 ||
+                           (p.method == train_method::qlora && w == weight_format::native));
+    if (bnb_base)
+        out.push_back(fmt::format("bitsandbytes (the {}-bit base) does not build for {}: LoRA on the 16-bit base runs",
+                                  w == weight_format::int8 ? 8 : 4, platform_name(pf)));
+    if (p.optimizer == optimizer_kind::adamw_8bit)
+        out.push_back(
+            fmt::format("bitsandbytes (8-bit AdamW) does not build for {}: torch AdamW runs", platform_name(pf)));
     return out;
 }
 

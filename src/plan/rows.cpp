@@ -10,7 +10,7 @@ bool is_server_gpu(const device_spec& d) {
 void describe_purchase(plan_candidate& c, const device_spec& d) {
     c.id         = d.id;
     c.purchase   = std::string(to_string(purchase_of(d)));
-    c.needs      = host_needs(d);
+    c.needs      = host_needs(d, c.count); // count is set by the placement before this
     c.provider   = d.provider;
     c.price_date = d.price_date;
     if (d.kind == hardware_kind::cloud) c.instances = c.nodes;

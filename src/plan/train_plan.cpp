@@ -430,6 +430,9 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
                              !detail::has_bf16(*d);
         if (to_fp16) q.precision = train_precision::fp16_mixed;
         r.candidates.push_back(evaluate(m, q, *d, train_tokens, cost));
+        r.candidates.back().unsupported = detail::training_unsupported(m, q, *d);
+        for (const auto& u : r.candidates.back().unsupported)
+            r.candidates.back().reasons.push_back("will not run as planned: " + u);
         if (to_fp16)
             r.candidates.back().reasons.push_back(
                 fmt::format("no bf16 on compute capability {:.1f} (bf16 needs 8.0+): fp16 mixed precision with "
@@ -437,7 +440,11 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
                             d->compute_capability.value_or(0)));
     }
     std::stable_sort(r.candidates.begin(), r.candidates.end(), cheapest_first);
-    if (!r.candidates.empty() && r.candidates.front().fits) {
+    // A row the run cannot start on (its platform lacks a library the plan needs) goes after every
+    // row it can, whatever its memory or price.
+    std::stable_partition(r.candidates.begin(), r.candidates.end(),
+                          [](const plan_candidate& c) { return c.unsupported.empty(); });
+    if (!r.candidates.empty() && r.candidates.front().fits && r.candidates.front().unsupported.empty()) {
         const auto& c = r.candidates.front();
         plan_recommendation rec{c.hardware, c.count, c.reasons};
         const auto& t = *c.training;

@@ -2,6 +2,7 @@
 #include "catalog_fixtures.h"
 #include "llmplan/hardware.h"
 #include "llmplan/plan.h"
+#include "llmplan/train_plan.h"
 #include "plan/detail.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +85,46 @@ TEST(features, nvfp4_needs_blackwell) {
         << h100.front();
     EXPECT_NE(h100.front().find("Marlin"), std::string::npos);
     EXPECT_TRUE(on("GeForce RTX 5090").empty()); // 12.0
+}
+
+} // namespace
+} // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+TEST(features, cloud_rows_run_on_their_accelerators_platform) {
+    // A cloud row's vendor column is its provider (GCP); the linked gpus.csv row's architecture (TPU)
+    // says where code runs. llama.cpp has no TPU backend (its README's backends); vLLM has one.
+    auto c = one("TPU v6e-1", engine_kind::llama_cpp, "q4_k_m");
+    ASSERT_EQ(c.unsupported.size(), 1u);
+    EXPECT_EQ(c.unsupported.front(), "llama.cpp does not build for TPU: vLLM does");
+    EXPECT_TRUE(one("TPU v6e-1", engine_kind::vllm).unsupported.empty());
+}
+
+TEST(features, qlora_needs_bitsandbytes_where_it_builds) {
+    // QLoRA's NF4 base is bitsandbytes' (CUDA, ROCm, XPU, CPU builds; no TPU, Gaudi or Metal).
+    training_params p;
+    p.method             = train_method::qlora;
+    p.grad_checkpointing = true;
+    const auto& m        = catalog_model("Qwen/Qwen2.5-7B");
+    const auto r =
+        make_train_plan(m, p, {*builtin_hardware().lookup("TPU v6e-1"), *builtin_hardware().lookup("GeForce RTX 4090")},
+                        default_train_tokens);
+    ASSERT_EQ(r.candidates.size(), 2u);
+    // The row that cannot start the run comes after the one that can, and is never recommended.
+    EXPECT_EQ(r.candidates.front().hardware, "GeForce RTX 4090");
+    EXPECT_TRUE(r.candidates.front().unsupported.empty());
+    ASSERT_EQ(r.candidates.back().unsupported.size(), 1u);
+    EXPECT_EQ(r.candidates.back().unsupported.front(),
+              "bitsandbytes (the 4-bit base) does not build for TPU: LoRA on the 16-bit base runs");
+    ASSERT_TRUE(r.recommendation);
+    EXPECT_EQ(r.recommendation->hardware, "GeForce RTX 4090");
+    // LoRA on a 16-bit base with torch AdamW needs nothing from bitsandbytes.
+    p.method = train_method::lora;
+    EXPECT_TRUE(detail::training_unsupported(m, p, **builtin_hardware().lookup("TPU v6e-1")).empty());
+    p.optimizer = optimizer_kind::adamw_8bit;
+    EXPECT_EQ(detail::training_unsupported(m, p, **builtin_hardware().lookup("TPU v6e-1")).size(), 1u);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // MoE and MLA families: which layers are sparse, expert sizes, shared experts, latent attention.
 // Sources: modeling_mixtral.py, modeling_qwen2_moe.py, modeling_qwen3_moe.py, modeling_deepseek.py
-// (DeepSeek-V2/V3 remote code), modeling_gpt_oss.py, modeling_llama4.py in huggingface/transformers.
+// (DeepSeek-V2/V3 remote code), modeling_gpt_oss.py, modeling_llama4.py, modeling_glm4_moe.py in
+// huggingface/transformers.
 #include "model/arch_tensors.h"
 
 #include <algorithm>
@@ -92,11 +93,15 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
         }
         break;
     }
-    case moe_style::deepseek: {
+    case moe_style::deepseek:
+    case moe_style::glm4_moe: {
         moe.n_ff_expert     = get_u(cfg, {"moe_intermediate_size"}, 0);
         moe.n_expert_shared = static_cast<std::uint32_t>(get_u(cfg, {"n_shared_experts"}, 0));
         moe.n_ff_shexp      = moe.n_ff_expert * moe.n_expert_shared; // DeepseekV2MoE: one MLP of width n * moe_ff
-        moe.score_bias      = cfg.value("topk_method", std::string{}) == "noaux_tc"; // e_score_correction_bias
+        // e_score_correction_bias: DeepSeek's remote code keeps it for noaux_tc; Glm4MoeTopkRouter always.
+        auto method    = cfg.find("topk_method");
+        moe.score_bias = row.moe == moe_style::glm4_moe ||
+                         (method != cfg.end() && method->is_string() && method->get<std::string>() == "noaux_tc");
         // DeepseekV2DecoderLayer: MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
         const auto first_dense = get_u(cfg, {"first_k_dense_replace"}, 0);
         const auto freq        = std::max<std::uint64_t>(1, get_u(cfg, {"moe_layer_freq"}, 1));
@@ -105,6 +110,10 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
             l.is_moe = i >= first_dense && i % freq == 0;
             if (l.is_moe) l.n_ff = 0;
         }
+        if (get_u(cfg, {"num_nextn_predict_layers"}, 0) > 0)
+            m.notes.push_back("multi-token-prediction layers (num_nextn_predict_layers) are not counted: inference "
+                              "engines do not load them by default");
+        if (row.moe == moe_style::glm4_moe) break; // grouped-query attention, read by the common reader
         auto& mla            = m.mla;
         mla.q_lora_rank      = static_cast<std::uint32_t>(get_u(cfg, {"q_lora_rank"}, 0));
         mla.kv_lora_rank     = static_cast<std::uint32_t>(get_u(cfg, {"kv_lora_rank"}, 0));
@@ -121,9 +130,6 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
             l.head_dim_k = mla.qk_nope_head_dim + mla.qk_rope_head_dim;
             l.head_dim_v = mla.v_head_dim;
         }
-        if (get_u(cfg, {"num_nextn_predict_layers"}, 0) > 0)
-            m.notes.push_back("multi-token-prediction layers (num_nextn_predict_layers) are not counted: inference "
-                              "engines do not load them by default");
         break;
     }
     case moe_style::none:
