@@ -127,13 +127,20 @@ bool runs_on(const engine_traits& t, device_kind d) {
     return d == device_kind::cpu ? t.on_cpu : d == device_kind::cuda ? t.on_cuda : t.on_metal;
 }
 
-bool offers_kv_type(const engine_traits& t, dtype type) {
-    for (std::size_t pos = 0; pos < t.kv_types.size();) {
-        auto end = t.kv_types.find(' ', pos);
-        if (end == std::string_view::npos) end = t.kv_types.size();
-        if (dtype_from_name(t.kv_types.substr(pos, end - pos)) == type) return true;
+std::vector<std::string_view> words_of(std::string_view list) {
+    std::vector<std::string_view> out;
+    for (std::size_t pos = 0; pos < list.size();) {
+        auto end = list.find(' ', pos);
+        if (end == std::string_view::npos) end = list.size();
+        if (end > pos) out.push_back(list.substr(pos, end - pos));
         pos = end + 1;
     }
+    return out;
+}
+
+bool offers_kv_type(const engine_traits& t, dtype type) {
+    for (std::string_view word : words_of(t.kv_types))
+        if (dtype_from_name(word) == type) return true;
     return false;
 }
 

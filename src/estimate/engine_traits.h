@@ -12,6 +12,7 @@
 #include "llmplan/options.h"
 
 #include <string_view>
+#include <vector>
 
 namespace llmplan::detail {
 
@@ -111,6 +112,8 @@ const engine_traits& traits_of(engine_kind e);
 /// The engine named (as --engine takes it), or nullptr.
 const engine_traits* engine_by_name(std::string_view name);
 bool runs_on(const engine_traits& t, device_kind d);
+/// The space-separated words of a column (kv_types, smaller_kv_types), in order.
+std::vector<std::string_view> words_of(std::string_view list);
 /// `type` is one of t.kv_types.
 bool offers_kv_type(const engine_traits& t, dtype type);
 /// The engine that runs `asked` on `device`: itself, or llama.cpp where it does not run (the plan

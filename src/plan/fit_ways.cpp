@@ -65,13 +65,10 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     // 2. A quantized KV cache: the engine's smaller KV types in order (llama.cpp q8_0 then q4_0, which
     // need flash attention for the V cache: llama-context.cpp refuses a quantized V cache without it;
     // vLLM fp8).
-    for (std::string_view types = engine.smaller_kv_types; !types.empty();) {
-        const auto space          = types.find(' ');
-        const std::string_view kv = types.substr(0, space);
-        types                     = space == std::string_view::npos ? std::string_view{} : types.substr(space + 1);
-        inference_params q        = base;
-        q.kv_type                 = dtype_from_name(kv);
-        std::string setting       = fmt::format("--kv-type {}", kv);
+    for (std::string_view kv : words_of(engine.smaller_kv_types)) {
+        inference_params q  = base;
+        q.kv_type           = dtype_from_name(kv);
+        std::string setting = fmt::format("--kv-type {}", kv);
         if (engine.quantized_v_needs_flash_attn) {
             q.flash_attn = true;
             setting += " --flash-attn on";

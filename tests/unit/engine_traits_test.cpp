@@ -23,11 +23,8 @@ TEST(EngineTraits, SmallerKvTypesAreOnesTheEngineOffers) {
     // A plan's "--kv-type X" suggestion must pass the estimate's own --kv-type check.
     for (engine_kind e : all_engines) {
         const auto& t = detail::traits_of(e);
-        for (std::string_view rest = t.smaller_kv_types; !rest.empty();) {
-            const auto space = rest.find(' ');
-            const auto word  = rest.substr(0, space);
-            rest             = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
-            const auto type  = dtype_from_name(word);
+        for (std::string_view word : detail::words_of(t.smaller_kv_types)) {
+            const auto type = dtype_from_name(word);
             ASSERT_TRUE(type.has_value()) << word;
             EXPECT_TRUE(detail::offers_kv_type(t, *type)) << t.name << " " << word;
         }
