@@ -20,7 +20,8 @@ nlohmann::json model_to_json(const model_desc& m);
 nlohmann::json inference_to_json(const model_desc& m, const inference_params& p, const inference_estimate& e);
 nlohmann::json training_to_json(const model_desc& m, const training_params& p, const training_estimate& e);
 nlohmann::json fit_to_json(const fit_answer& a);
-/// --memory with --task train: {"budget_bytes", "fits", "max_seq", "max_micro_batch", "best_setup"}.
+/// --memory with --task train: {"budget_bytes", "fits", "max_seq", "max_micro_batch", "best_setup",
+/// "best_setup_args", "fit_with_args"}.
 nlohmann::json training_fit_to_json(const training_fit_answer& a);
 /// One device's {"device", "total_bytes", "parts"} object.
 nlohmann::json device_to_json(const device_breakdown& d);

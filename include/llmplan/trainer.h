@@ -40,6 +40,9 @@ struct trainer_profile {
     bool offload_checkpoints; ///< checkpointed layer inputs kept in host RAM (unsloth)
     batch_lengths lengths;    ///< dynamic padding (variable) or packed/padded (fixed)
     bool deepspeed_zero;      ///< --zero means DeepSpeed ZeRO (buckets); else FSDP sharding
+    /// FSDP wraps only the decoder layers, so the embeddings, final norm and lm_head are the root unit,
+    /// gathered from the forward's start to the backward's end; false: they are units of their own.
+    bool fsdp_root_gathered;
 };
 
 /// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.

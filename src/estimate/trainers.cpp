@@ -20,6 +20,12 @@
 //    lora_dropout 0.05, adapters in the model dtype.
 //  - deepspeed: a plain `deepspeed` launch of a transformers model: DeepSpeed's FusedAdam steps.
 //  - fsdp: torch FSDP of a transformers model (accelerate/Trainer --fsdp): foreach AdamW on the shards.
+// FSDP units (root column): accelerate's TRANSFORMER_BASED_WRAP wraps the model's _no_split_modules
+// (the decoder layer) and LitGPT's FSDPStrategy its Block, so the embeddings and lm_head stay in the
+// root unit, which FSDP never reshards after forward (FSDP1 _post_forward_reshard; FSDP2 fully_shard
+// sets the root's reshard_after_forward to False). torchtune makes them units of their own (FSDP1
+// llama3_wrap "due to a large embedding size"; FSDP2 custom_sharded_layers ['tok_embeddings', 'output']
+// in the 70B configs).
 #include "detail/enum_names.h"
 #include "llmplan/trainer.h"
 
@@ -34,19 +40,19 @@ using enum batch_lengths;
 
 // clang-format off
 constexpr std::array<trainer_profile, 10> table{{
-//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck lengths   ds
-    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
-    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true },
-    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  variable, true },
-    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  variable, true },
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck lengths   ds     root
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true },
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true },
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true },
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  variable, true,  true },
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  variable, true,  true },
     {"unsloth",       "unsloth (Triton kernels, fused cross-entropy, offloaded checkpoints)",
-                                                                                  foreach_temps, false, false, fused,   true,  0.0,    true,   true,   variable, true },
+                                                                                  foreach_temps, false, false, fused,   true,  0.0,    true,   true,   variable, true,  true },
     {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
-                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  variable, false},
-    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  variable, false},
-    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  variable, true },
-    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, false},
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  variable, false, false},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  variable, false, true },
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  variable, true,  true },
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, false, true },
 }};
 // clang-format on
 

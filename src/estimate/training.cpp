@@ -143,11 +143,14 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         trained         = lora.matrices;
         est.lora_params = lora.params;
     }
-    std::uint64_t largest_tensor = 0, largest_global = 0, full_bytes = 0, largest_matrix = 0;
+    std::uint64_t largest_tensor = 0, largest_global = 0, global_bytes = 0, full_bytes = 0, largest_matrix = 0;
     std::vector<std::uint64_t> layer_bytes(m.n_layer, 0);
     for (const auto& t : m.tensors) {
         const std::uint64_t n = t.n_elements();
-        if (t.layer < 0) largest_global = std::max(largest_global, n * dense_b);
+        if (t.layer < 0) {
+            largest_global = std::max(largest_global, n * dense_b);
+            global_bytes += n * dense_b;
+        }
         if (is_quantizable_matrix(t)) largest_matrix = std::max(largest_matrix, n);
         if (!full) continue;
         trained_tensor tt{n, 1, 1};
@@ -286,9 +289,24 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
                 ds3_flat_tmp = sub_group * grad_b;
             }
         } else {
-            // FSDP: the unsharded unit in use (a layer, the embedding or lm_head) plus the next one
-            // prefetched (forward/backward_prefetch).
-            g.weights += std::max(largest_layer, largest_global) + largest_layer;
+            // FSDP: the unsharded unit in use and the next one prefetched (forward/backward_prefetch). Where
+            // only the decoder layers are units (trainers.cpp, root column), the embeddings, final norm and
+            // lm_head are the root unit, which stays gathered from the forward's start to the backward's
+            // end (the root is never resharded after forward). Full fine-tuning also holds a unit's
+            // unsharded gradient before its reduce-scatter, and, with a gathered root, lm_head's from the
+            // backward's first op to the root's reduce-scatter at its end. (After a k-bit upcast the
+            // root's weights are fp32.)
+            if (row.fsdp_root_gathered) {
+                const std::uint64_t root = global_bytes * (upcast_bytes > 0 ? 2 : 1);
+                g.weights += root + 2 * largest_layer;
+                if (full) g.gradients += largest_global + largest_layer;
+                note("FSDP: the root unit (embeddings, norm, lm_head: " + gib_text(static_cast<double>(root), 2) +
+                     ") stays gathered through forward and backward, beside the layer in use and the one "
+                     "prefetched");
+            } else {
+                g.weights += std::max(largest_layer, largest_global) + largest_layer;
+                if (full) g.gradients += std::max(largest_layer, largest_global);
+            }
         }
     }
 

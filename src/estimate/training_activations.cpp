@@ -82,13 +82,16 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     }
     // LoRA dropout (p > 0) feeds lora_A a dropped-out copy of the module's input, which autograd keeps
     // for lora_A's weight gradient, with its mask (one byte per element): PEFT's LoraLayer
-    // `lora_B(lora_A(dropout(x)))`. With fp32 adapters under autocast PEFT casts x to the adapter
-    // dtype and autocast casts it back to 16-bit for the matmul: that 16-bit copy is what lora_A
-    // keeps, dropout or not. 16-bit adapters with p = 0 keep x itself (nothing new).
+    // `lora_B(lora_A(dropout(x)))`. With fp32 adapters PEFT casts x to the adapter dtype first
+    // (`_cast_input_dtype(x, lora_A.weight.dtype)`); under autocast (mixed precision) the matmul casts it
+    // back to 16-bit and that 16-bit copy is what lora_A keeps, dropout or not; without autocast (pure
+    // bf16) lora_A runs in fp32 and keeps the fp32 copy (4 bytes). 16-bit adapters with p = 0 keep x
+    // itself (nothing new).
     if (lora != nullptr) {
-        const bool dropout           = h.lora_dropout > 0;
-        const bool recast            = h.row->fp32_adapters && act_b == 2;
-        const std::uint64_t copy     = recast || dropout ? act_b : 0;
+        const bool dropout  = h.lora_dropout > 0;
+        const bool recast   = h.row->fp32_adapters && act_b == 2;
+        const bool autocast = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
+        const std::uint64_t copy     = recast ? (autocast ? act_b : 4) : dropout ? act_b : 0;
         const std::uint64_t per_elem = copy + (dropout ? 1 : 0);
         a.per_layer_saved_bytes += lora->total_inputs * per_elem * tokens;
         a.largest_layer_bytes += lora->largest_layer_inputs * per_elem * tokens;

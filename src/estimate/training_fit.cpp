@@ -3,10 +3,15 @@
 #include "estimate/bisect.h"
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 namespace llmplan {
 namespace {
+
+constexpr const char* method_names[]    = {"full", "lora", "qlora"};
+constexpr const char* optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "adafactor"};
+constexpr const char* precision_names[] = {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
 
 bool fits(const model_desc& m, const training_params& p, std::uint64_t budget) {
     auto e = estimate_training(m, p);
@@ -14,14 +19,96 @@ bool fits(const model_desc& m, const training_params& p, std::uint64_t budget) {
 }
 
 std::string describe(const training_params& p) {
-    static constexpr const char* methods[]    = {"full", "lora", "qlora"};
-    static constexpr const char* optimizers[] = {"adamw", "adamw-8bit", "sgd", "adafactor"};
-    static constexpr const char* precisions[] = {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
-    std::string s                             = std::string(methods[static_cast<int>(p.method)]) + ", " +
-                    precisions[static_cast<int>(p.precision)] + ", " + optimizers[static_cast<int>(p.optimizer)];
+    std::string s = std::string(method_names[static_cast<int>(p.method)]) + ", " +
+                    precision_names[static_cast<int>(p.precision)] + ", " +
+                    optimizer_names[static_cast<int>(p.optimizer)];
+    if (p.grad_checkpointing) s += ", gradient checkpointing";
     if (p.zero_stage > 0) s += ", ZeRO " + std::to_string(p.zero_stage);
     if (p.offload_optimizer) s += ", optimizer offloaded to CPU";
     return s;
+}
+
+// The command-line options that turn `from` into `to` (only those that differ).
+std::string options_between(const training_params& from, const training_params& to) {
+    std::string s;
+    auto add = [&s](const std::string& o) { s += (s.empty() ? "" : " ") + o; };
+    if (to.method != from.method) add(std::string("--method ") + method_names[static_cast<int>(to.method)]);
+    if (to.precision != from.precision)
+        add(std::string("--precision ") + precision_names[static_cast<int>(to.precision)]);
+    if (to.optimizer != from.optimizer)
+        add(std::string("--optimizer ") + optimizer_names[static_cast<int>(to.optimizer)]);
+    if (to.grad_checkpointing != from.grad_checkpointing)
+        add(std::string("--grad-checkpointing ") + (to.grad_checkpointing ? "on" : "off"));
+    if (to.zero_stage != from.zero_stage) add("--zero " + std::to_string(to.zero_stage));
+    if (to.offload_optimizer != from.offload_optimizer)
+        add(std::string("--offload-optimizer ") + (to.offload_optimizer ? "on" : "off"));
+    return s;
+}
+
+// The changes that lower memory without changing what is trained, by what each costs (the rank):
+//  1 ZeRO 1 or 2 on several GPUs: no extra compute, and reduce-scatter + all-gather move as much as
+//    DDP's all-reduce (Rajbhandari et al. 2020, "ZeRO", sec. 7.2.1);
+//  2 8-bit AdamW (bitsandbytes): no extra compute, 32-bit Adam's accuracy (Dettmers et al. 2022,
+//    "8-bit Optimizers via Block-wise Quantization");
+//  3 gradient checkpointing: one more forward per step, a third more FLOPs for full fine-tuning
+//    ((6 + 2) / 6 per token, estimate_training's flops_per_token);
+//  4 ZeRO 3: 1.5x DDP's communication volume (ZeRO sec. 7.2.2);
+//  5 the optimizer offloaded to host RAM: the step runs on the CPU (ZeRO-Offload; DeepSpeed needs a
+//    stage >= 1 for it, stage 2 is what its examples use).
+// A combination costs what its most costly change costs, then more changes cost more.
+struct variant {
+    training_params q;
+    int worst = 0, count = 0;
+};
+
+std::vector<variant> variants_of(const training_params& base) {
+    std::vector<std::uint32_t> stages{base.zero_stage};
+    if (base.gpus > 1)
+        for (std::uint32_t z = base.zero_stage + 1; z <= 3; ++z)
+            stages.push_back(z);
+    std::vector<variant> out;
+    for (std::uint32_t z : stages)
+        for (bool eight : {false, true})
+            for (bool ckpt : {false, true})
+                for (bool offload : {false, true}) {
+                    if (eight && base.optimizer != optimizer_kind::adamw) continue;
+                    if (ckpt && base.grad_checkpointing) continue;
+                    if (offload && (base.offload_optimizer || base.method != train_method::full)) continue;
+                    variant v{base, 0, 0};
+                    auto take = [&v](int rank) {
+                        v.worst = std::max(v.worst, rank);
+                        ++v.count;
+                    };
+                    if (z != base.zero_stage) {
+                        v.q.zero_stage = z;
+                        take(z == 3 ? 4 : 1);
+                    }
+                    if (eight) {
+                        v.q.optimizer = optimizer_kind::adamw_8bit;
+                        take(2);
+                    }
+                    if (ckpt) {
+                        v.q.grad_checkpointing = true;
+                        take(3);
+                    }
+                    if (offload) {
+                        v.q.offload_optimizer = true;
+                        v.q.zero_stage        = std::max<std::uint32_t>(v.q.zero_stage, 2);
+                        take(5);
+                    }
+                    out.push_back(v);
+                }
+    std::stable_sort(out.begin(), out.end(), [](const variant& a, const variant& b) {
+        return std::tie(a.worst, a.count) < std::tie(b.worst, b.count);
+    });
+    return out;
+}
+
+// The cheapest variant of `base` that fits, if any.
+std::optional<training_params> cheapest_fit(const model_desc& m, const training_params& base, std::uint64_t budget) {
+    for (const auto& v : variants_of(base))
+        if (fits(m, v.q, budget)) return v.q;
+    return std::nullopt;
 }
 
 } // namespace
@@ -53,40 +140,35 @@ training_fit_answer fit_training(const model_desc& m, const training_params& p, 
             q.micro_batch = b;
             return fits(m, q, budget);
         });
-    // Most capable first: full fine-tuning (mixed precision, then pure bf16, then 8-bit states),
-    // sharded further on several GPUs, the optimizer offloaded, then LoRA and QLoRA.
+    if (a.fits_as_asked)
+        a.fix_args = "";
+    else if (auto q = cheapest_fit(m, p, budget))
+        a.fix_args = options_between(p, *q);
+    // Most capable first: full fine-tuning (mixed precision, then pure bf16), then LoRA and QLoRA,
+    // each with the cheapest memory-saving changes that make it fit (8-bit AdamW among them).
     struct setup {
         train_method method;
         train_precision precision;
-        optimizer_kind optimizer;
     };
     const setup setups[] = {
-        {train_method::full,  train_precision::bf16_mixed, optimizer_kind::adamw     },
-        {train_method::full,  train_precision::bf16,       optimizer_kind::adamw     },
-        {train_method::full,  train_precision::bf16,       optimizer_kind::adamw_8bit},
-        {train_method::lora,  train_precision::bf16_mixed, optimizer_kind::adamw     },
-        {train_method::qlora, train_precision::bf16_mixed, optimizer_kind::adamw     },
+        {train_method::full,  train_precision::bf16_mixed},
+        {train_method::full,  train_precision::bf16      },
+        {train_method::lora,  train_precision::bf16_mixed},
+        {train_method::qlora, train_precision::bf16_mixed},
     };
-    std::vector<std::uint32_t> stages{0};
-    if (p.gpus > 1) stages = {0, 1, 2, 3};
     for (const auto& s : setups) {
-        for (bool offload : {false, true}) {
-            if (offload && s.method != train_method::full) continue;
-            for (std::uint32_t z : stages) {
-                auto q              = p;
-                q.method            = s.method;
-                q.precision         = s.precision;
-                q.optimizer         = s.optimizer;
-                q.zero_stage        = offload ? std::max<std::uint32_t>(z, 2) : z; // ZeRO-Offload needs stage >= 1
-                q.offload_optimizer = offload;
-                // The asked --weights hold for the asked method only (a GPTQ base cannot be fully trained).
-                q.weights = s.method == p.method ? p.weights : weight_choice{};
-                if (fits(m, q, budget)) {
-                    a.best_setup  = describe(q);
-                    a.best_params = q;
-                    return a;
-                }
-            }
+        auto base              = p;
+        base.method            = s.method;
+        base.precision         = s.precision;
+        base.optimizer         = optimizer_kind::adamw;
+        base.offload_optimizer = p.offload_optimizer && s.method == train_method::full;
+        // The asked --weights hold for the asked method only (a GPTQ base cannot be fully trained).
+        base.weights = s.method == p.method ? p.weights : weight_choice{};
+        if (auto q = cheapest_fit(m, base, budget)) {
+            a.best_setup  = describe(*q);
+            a.best_params = *q;
+            a.best_args   = options_between(p, *q);
+            return a;
         }
     }
     return a;

@@ -187,7 +187,9 @@ nlohmann::json training_fit_to_json(const training_fit_answer& a) {
         {"fits",            a.fits_as_asked                                                              },
         {"max_seq",         a.max_seq                                                                    },
         {"max_micro_batch", a.max_micro_batch                                                            },
-        {"best_setup",      a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_setup)}
+        {"best_setup",      a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_setup)},
+        {"best_setup_args", a.best_setup.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.best_args) },
+        {"fit_with_args",   a.fix_args ? nlohmann::json(*a.fix_args) : nlohmann::json(nullptr)           }
     };
 }
 

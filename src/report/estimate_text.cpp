@@ -88,7 +88,10 @@ std::string training_fit_to_text(const training_fit_answer& a) {
                      a.max_seq ? std::to_string(a.max_seq) + " tokens" : "none");
     s += fmt::format("  largest --micro-batch at this seq     {}\n",
                      a.max_micro_batch ? std::to_string(a.max_micro_batch) : "none");
-    s += fmt::format("  most capable setup that fits          {}\n", a.best_setup.empty() ? "none" : a.best_setup);
+    s += fmt::format("  most capable setup that fits          {}{}\n", a.best_setup.empty() ? "none" : a.best_setup,
+                     a.best_args.empty() ? "" : " (" + a.best_args + ")");
+    if (!a.fits_as_asked)
+        s += fmt::format("  cheapest change that fits as asked    {}\n", a.fix_args ? *a.fix_args : "none");
     return s;
 }
 

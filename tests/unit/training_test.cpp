@@ -244,13 +244,19 @@ TEST(TrainingMultiGpu, ZeroShardsAndOffload) {
     // weights: a quarter of 2 B a param + the gathered params DeepSpeed keeps alive up to
     // stage3_max_live_parameters (1e9: the whole tiny model, 2 B a param)
     EXPECT_EQ(e->devices[0].parts.weights, n_params * 2 / 4 + n_params * 2);
-    // FSDP (no DeepSpeed): the largest unit gathered (a layer: 36992 params = 73984 B, more than the
-    // 12800 B embedding) + the next layer prefetched (73984 B)
+    // FSDP (no DeepSpeed): the root unit stays gathered through forward and backward (FSDP1
+    // _post_forward_reshard and FSDP2 fully_shard do not reshard the root): embedding 100 x 64,
+    // lm_head 64 x 100 and the final norm 64 = 12864 params = 25728 B; beside it the layer in use and
+    // the next one prefetched (a layer: 36992 params = 73984 B each).
     p.trainer           = "fsdp";
     p.offload_optimizer = false;
     e                   = estimate_training(tiny(), p);
     ASSERT_TRUE(e);
-    EXPECT_EQ(e->devices[0].parts.weights, n_params * 2 / 4 + 73984 + 73984);
+    EXPECT_EQ(e->devices[0].parts.weights, n_params * 2 / 4 + 25728 + 73984 + 73984);
+    // Gradients: a quarter of 2 B a param, plus lm_head's unsharded gradient (6400 params = 12800 B,
+    // held until the root's reduce-scatter at the backward's end) and one layer's (73984 B) before its
+    // reduce-scatter.
+    EXPECT_EQ(e->devices[0].parts.gradients, n_params * 2 / 4 + 12800 + 73984);
 }
 
 TEST(TrainingErrors, BadInput) {

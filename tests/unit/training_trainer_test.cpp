@@ -66,6 +66,19 @@ TEST(TrainingActivations, LoraDropoutKeepsInputCopies) {
     EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes -
                   no_lora.per_layer_saved_bytes,
               1024u * 2u * 16u);
+    // Pure bf16 (no autocast): PEFT's fp32 adapters run lora_A in fp32 on the fp32 cast of the input,
+    // which it keeps: 4 bytes an element (+ the 1-byte mask with dropout).
+    auto pure      = p;
+    pure.precision = train_precision::bf16;
+    h              = detail::resolve_habits(pure);
+    EXPECT_EQ(detail::estimate_activations(tiny(), pure, *h, &*lora, false).per_layer_saved_bytes -
+                  detail::estimate_activations(tiny(), pure, *h, nullptr, false).per_layer_saved_bytes,
+              1024u * 4u * 16u);
+    pure.overrides.lora_dropout = 0.1;
+    h                           = detail::resolve_habits(pure);
+    EXPECT_EQ(detail::estimate_activations(tiny(), pure, *h, &*lora, false).per_layer_saved_bytes -
+                  detail::estimate_activations(tiny(), pure, *h, nullptr, false).per_layer_saved_bytes,
+              1024u * 5u * 16u);
     // 16-bit adapters (torchtune) with p = 0 keep the input itself: nothing added.
     p.trainer = "torchtune";
     h         = detail::resolve_habits(p);
