@@ -132,6 +132,9 @@ enum class fit_way : std::uint8_t {
     wired_limit,     ///< a Mac: value: macOS's GPU wired limit raised to this many bytes (setting: the command)
 };
 std::string_view name(fit_way w);
+/// Where a candidate runs the model, as the plan document prints it: "cpu", "gpu" (CUDA and every
+/// other discrete accelerator), "apple" (Metal); "" when unset (training candidates).
+std::string_view runs_on_name(std::optional<device_kind> d);
 struct fit_option {
     fit_way way         = fit_way::shorter_context;
     std::uint64_t value = 0;
@@ -144,10 +147,10 @@ struct fit_option {
 
 struct plan_candidate {
     std::string hardware;
-    std::string kind;    ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
-    unsigned count = 1;  ///< accelerators in all (GPU rows and GPU instances), else 1
-    unsigned nodes = 1;  ///< machines the plan spans (pipeline stages across nodes)
-    std::string runs_on; ///< "gpu" | "apple" | "cpu": where the model runs
+    std::string kind;                   ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
+    unsigned count = 1;                 ///< accelerators in all (GPU rows and GPU instances), else 1
+    unsigned nodes = 1;                 ///< machines the plan spans (pipeline stages across nodes)
+    std::optional<device_kind> runs_on; ///< where an inference plan runs the model (runs_on_name); unset for training
     bool fits                   = false;
     std::int64_t headroom_bytes = 0; ///< device memory - per-device total (negative: short by)
     double decode_tokens_per_s  = 0;

@@ -476,8 +476,8 @@ status check_task(const option_spec& o, task_kind task) {
 } // namespace
 
 engine_kind default_engine(bool model_from_gguf, const weight_choice& weights) {
-    return model_from_gguf || weights.format == weight_format::gguf ? engine_kind::llama_cpp
-                                                                    : engine_kind::transformers;
+    const bool gguf = model_from_gguf || weights.format == weight_format::gguf;
+    return gguf ? engine_kind::llama_cpp : engine_kind::transformers;
 }
 
 result<request> parse_request(command_kind command, const option_values& options, const load_options& sources) {

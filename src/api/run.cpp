@@ -1,5 +1,6 @@
 // run(request) -> document: the orchestration every front end shares (load, defaults, estimate,
 // candidates, plan, --from, fit, hardware).
+#include "estimate/engine_traits.h"
 #include "llmplan/document.h"
 #include "llmplan/train_plan.h"
 
@@ -19,10 +20,11 @@ std::string_view engine_scope_name(engine_scope s) {
     return s == engine_scope::vllm ? "vllm" : s == engine_scope::checkpoint ? "vllm and transformers" : "llama.cpp";
 }
 
+/// `checkpoint` options (--image-size) size the vision tower an engine loads with the checkpoint.
 bool engine_matches(engine_scope s, engine_kind e) {
-    return s == engine_scope::any || (s == engine_scope::llama_cpp && e == engine_kind::llama_cpp) ||
-           (s == engine_scope::vllm && e == engine_kind::vllm) ||
-           (s == engine_scope::checkpoint && e != engine_kind::llama_cpp);
+    const auto& engine = detail::traits_of(e);
+    return s == engine_scope::any || s == engine.own_options ||
+           (s == engine_scope::checkpoint && !engine.projector_file);
 }
 
 /// The other residents named by the request: the draft model loaded, the projector file sized.

@@ -2,6 +2,7 @@
 #include "llmplan/check.h"
 
 #include "detail/strings.h"
+#include "estimate/engine_traits.h"
 #include "estimate/gguf_recipe.h"
 #include "llmplan/load.h"
 
@@ -71,6 +72,8 @@ result<model_desc> model_from_log(const log_facts& f) {
         fmt::format("the log names \"{}\", which is not in the catalog; pass --model MODEL", f.model_name), "LOGFILE");
 }
 
+/// Each engine's log prints different fields: the one per-engine mapping from a log to parameters
+/// (transformers prints none of them: its defaults stand).
 inference_params params_from_log(const log_facts& f, const model_desc& m) {
     inference_params p;
     p.engine = f.engine;
@@ -101,9 +104,10 @@ inference_params params_from_log(const log_facts& f, const model_desc& m) {
 
 result<check_report> check_against_log(const log_facts& f, const model_desc& m) {
     check_report r;
-    r.facts  = f;
-    r.params = params_from_log(f, m);
-    if (f.engine == engine_kind::llama_cpp && !m.from_gguf && r.params.weights.format != weight_format::gguf)
+    r.facts            = f;
+    r.params           = params_from_log(f, m);
+    const auto& engine = detail::traits_of(f.engine);
+    if (engine.runs_gguf && !m.from_gguf && r.params.weights.format != weight_format::gguf)
         r.notes.push_back(fmt::format("file type \"{}\" is not a llama-quantize type llmplan knows: weights at the "
                                       "checkpoint's own precision (pass --weights TYPE)",
                                       f.file_type));
@@ -131,10 +135,10 @@ result<check_report> check_against_log(const log_facts& f, const model_desc& m) 
             if (v && !shown)
                 r.rows.push_back({std::string(part), d.device, std::nullopt, static_cast<std::int64_t>(v)});
         }
-    if (f.engine == engine_kind::vllm && f.kv_tokens)
+    if (engine.kv_pool && f.kv_tokens)
         r.notes.push_back(fmt::format("KV cache: the engine holds {} tokens, llmplan {}", *f.kv_tokens,
                                       r.estimate.vllm_kv_capacity_tokens));
-    if (f.engine == engine_kind::vllm && !f.total_gpu_memory)
+    if (engine.kv_pool && !f.total_gpu_memory)
         r.notes.push_back("the log does not print the GPU's memory: the KV pool is what the context needs");
     return r;
 }

@@ -323,6 +323,30 @@ bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
     return hit;
 }
 
+/// After a llama.cpp log's last line: the GPUs are those its buffers name (CUDA0, CUDA1 ...).
+void finish_llama(log_facts& f) {
+    for (const auto& e : f.figures)
+        if (e.device.rfind("cuda:", 0) == 0)
+            f.gpu_devices =
+                std::max<std::uint32_t>(f.gpu_devices, static_cast<std::uint32_t>(std::stoul(e.device.substr(5))) + 1);
+}
+
+/// After a vLLM log's last line: older V0 logs print the peak of torch's allocator (weights
+/// included), not the activations alone.
+void finish_vllm(log_facts& f) {
+    const engine_figure* peak = nullptr;
+    const engine_figure* w    = nullptr;
+    for (const auto& e : f.figures) {
+        if (e.part == "peak_torch") peak = &e;
+        if (e.part == "weights") w = &e;
+    }
+    const bool has_act =
+        std::any_of(f.figures.begin(), f.figures.end(), [](const auto& e) { return e.part == "activations"; });
+    if (peak && w && !has_act && peak->bytes >= w->bytes)
+        f.figures.push_back({"activations", "cuda:0", peak->bytes - w->bytes, peak->line});
+    std::erase_if(f.figures, [](const auto& e) { return e.part == "peak_torch"; });
+}
+
 /// transformers prints no memory figures: the model id of a from_pretrained call, when quoted.
 bool read_transformers_line(log_facts& f, std::string_view line) {
     const auto at = line.find("from_pretrained(");
@@ -361,29 +385,11 @@ result<log_facts> parse_engine_log(std::string_view text, std::string_view path)
                           "no llama.cpp, vLLM or transformers log line recognised; expected the engine's start-up "
                           "log (llama.cpp print_info/buffer size lines, vLLM memory profiling lines)",
                           std::string(path));
+    finish_llama(llama);
+    finish_vllm(vllm);
     log_facts f = n_llama >= n_vllm && n_llama >= n_tf ? std::move(llama)
                   : n_vllm >= n_tf                     ? std::move(vllm)
                                                        : std::move(tf);
-    if (f.engine == engine_kind::llama_cpp) {
-        for (const auto& e : f.figures)
-            if (e.device.rfind("cuda:", 0) == 0)
-                f.gpu_devices = std::max<std::uint32_t>(f.gpu_devices,
-                                                        static_cast<std::uint32_t>(std::stoul(e.device.substr(5))) + 1);
-    }
-    if (f.engine == engine_kind::vllm) {
-        // Older V0 logs print the peak of torch's allocator (weights included), not the activations alone.
-        const engine_figure* peak = nullptr;
-        const engine_figure* w    = nullptr;
-        for (const auto& e : f.figures) {
-            if (e.part == "peak_torch") peak = &e;
-            if (e.part == "weights") w = &e;
-        }
-        const bool has_act =
-            std::any_of(f.figures.begin(), f.figures.end(), [](const auto& e) { return e.part == "activations"; });
-        if (peak && w && !has_act && peak->bytes >= w->bytes)
-            f.figures.push_back({"activations", "cuda:0", peak->bytes - w->bytes, peak->line});
-        std::erase_if(f.figures, [](const auto& e) { return e.part == "peak_torch"; });
-    }
     if (f.figures.empty() && f.model_name.empty())
         return make_error(
             error_code::bad_value,

@@ -1,4 +1,5 @@
-// The engine table (engine_traits.h): one row per engine_kind, in the enum's order.
+// The engine table (engine_traits.h): one row per engine_kind, in the enum's order. Each column's
+// source is beside its declaration in engine_traits.h.
 #include "engine_traits.h"
 
 #include "detail/enum_names.h"
@@ -10,16 +11,103 @@ namespace llmplan::detail {
 namespace {
 
 using launch = engine_traits::launch_kind;
+using mla    = engine_traits::mla_kind;
 
-// clang-format off
-constexpr std::array<engine_traits, 3> engines{{
-    //kind                      name            cpu    cuda  metal  kv_pool gguf   nodes  stages pads   launch                kv_types                     kv f16
-    {engine_kind::llama_cpp,    "llama.cpp",    true,  true, true,  false,  true,  true,  false, true,  launch::llama_server, "f32 f16 bf16 q8_0 q4_0", true },
-    // vLLM: CUDA GPUs only (its estimate covers the CUDA worker).
-    {engine_kind::vllm,         "vllm",         false, true, false, true,   false, true,  true,  true,  launch::vllm_serve,   "f32 f16 bf16 fp8",       false},
-    {engine_kind::transformers, "transformers", true,  true, true,  false,  false, false, false, false, launch::python_pipeline, "f32 f16 bf16 q8_0", false},
-}};
-// clang-format on
+constexpr std::array<engine_traits, 3> engines{
+    {
+     {
+            .kind                         = engine_kind::llama_cpp,
+            .name                         = "llama.cpp",
+            .display                      = "llama.cpp",
+            .on_cpu                       = true,
+            .on_cuda                      = true,
+            .on_metal                     = true,
+            .kv_pool                      = false,
+            .runs_gguf                    = true,
+            .pads_kv                      = true,
+            .kv_types                     = "f32 f16 bf16 q8_0 q4_0",
+            .kv_default_f16               = true,
+            .smaller_kv_types             = "q8_0 q4_0",
+            .quantized_v_needs_flash_attn = true,
+            .mla                          = mla::latent_k_and_v,
+            .conv_state_whole_kernel      = false,
+            .projector_file               = true,
+            .offloads_to_host             = true,
+            .quantizes_on_load            = false,
+            .spans_nodes                  = true,
+            .pipeline_stages              = false,
+            .tensor_parallel              = false,
+            .ggml_kernels                 = true,
+            .hopper_kernels               = false,
+            .dequant_alu_bound            = false,
+            .python_per_layer             = false,
+            .own_options                  = engine_scope::llama_cpp,
+            .launch                       = launch::llama_server,
+            .current                      = {7200, 0, 0},
+            .build_numbers                = true,
+        }, {
+            // vLLM: CUDA GPUs only (its estimate covers the CUDA worker).
+            .kind                         = engine_kind::vllm,
+            .name                         = "vllm",
+            .display                      = "vLLM",
+            .on_cpu                       = false,
+            .on_cuda                      = true,
+            .on_metal                     = false,
+            .kv_pool                      = true,
+            .runs_gguf                    = false,
+            .pads_kv                      = true,
+            .kv_types                     = "f32 f16 bf16 fp8",
+            .kv_default_f16               = false,
+            .smaller_kv_types             = "fp8",
+            .quantized_v_needs_flash_attn = false,
+            .mla                          = mla::latent_one_row,
+            .conv_state_whole_kernel      = false,
+            .projector_file               = false,
+            .offloads_to_host             = false,
+            .quantizes_on_load            = false,
+            .spans_nodes                  = true,
+            .pipeline_stages              = true,
+            .tensor_parallel              = true,
+            .ggml_kernels                 = false,
+            .hopper_kernels               = true,
+            .dequant_alu_bound            = true,
+            .python_per_layer             = false,
+            .own_options                  = engine_scope::vllm,
+            .launch                       = launch::vllm_serve,
+            .current                      = {0, 14, 0},
+            .build_numbers                = false,
+        }, {
+            .kind                         = engine_kind::transformers,
+            .name                         = "transformers",
+            .display                      = "transformers",
+            .on_cpu                       = true,
+            .on_cuda                      = true,
+            .on_metal                     = true,
+            .kv_pool                      = false,
+            .runs_gguf                    = false,
+            .pads_kv                      = false,
+            .kv_types                     = "f32 f16 bf16 q8_0",
+            .kv_default_f16               = false,
+            .smaller_kv_types             = "",
+            .quantized_v_needs_flash_attn = false,
+            .mla                          = mla::per_head,
+            .conv_state_whole_kernel      = true,
+            .projector_file               = false,
+            .offloads_to_host             = false,
+            .quantizes_on_load            = true,
+            .spans_nodes                  = false,
+            .pipeline_stages              = false,
+            .tensor_parallel              = false,
+            .ggml_kernels                 = false,
+            .hopper_kernels               = false,
+            .dequant_alu_bound            = false,
+            .python_per_layer             = true,
+            .own_options                  = engine_scope::any,
+            .launch                       = launch::python_pipeline,
+            .current                      = {4, 57, 0},
+            .build_numbers                = false,
+        }, }
+};
 
 static_assert(rows_in_enum_order(engines, &engine_traits::kind), "engine table rows must follow the enum order");
 
@@ -39,14 +127,25 @@ bool runs_on(const engine_traits& t, device_kind d) {
     return d == device_kind::cpu ? t.on_cpu : d == device_kind::cuda ? t.on_cuda : t.on_metal;
 }
 
-bool offers_kv_type(const engine_traits& t, dtype type) {
-    for (std::size_t pos = 0; pos < t.kv_types.size();) {
-        auto end = t.kv_types.find(' ', pos);
-        if (end == std::string_view::npos) end = t.kv_types.size();
-        if (dtype_from_name(t.kv_types.substr(pos, end - pos)) == type) return true;
+std::vector<std::string_view> words_of(std::string_view list) {
+    std::vector<std::string_view> out;
+    for (std::size_t pos = 0; pos < list.size();) {
+        auto end = list.find(' ', pos);
+        if (end == std::string_view::npos) end = list.size();
+        if (end > pos) out.push_back(list.substr(pos, end - pos));
         pos = end + 1;
     }
+    return out;
+}
+
+bool offers_kv_type(const engine_traits& t, dtype type) {
+    for (std::string_view word : words_of(t.kv_types))
+        if (dtype_from_name(word) == type) return true;
     return false;
+}
+
+engine_kind engine_on(engine_kind asked, device_kind device) {
+    return runs_on(traits_of(asked), device) ? asked : engine_kind::llama_cpp;
 }
 
 } // namespace llmplan::detail

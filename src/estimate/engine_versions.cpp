@@ -1,5 +1,6 @@
 // Engine releases and what each range of them does with memory. One row per range, oldest first;
 // a version belongs to the last row whose `from` it reaches. Each row names where it was read.
+#include "estimate/engine_traits.h"
 #include "llmplan/engine_version.h"
 
 #include <array>
@@ -54,11 +55,6 @@ constexpr std::array rows = {
 };
 // clang-format on
 
-/// Current releases (the default): vLLM 0.14, transformers 4.57, llama.cpp b7200 (Dec 2025 tags).
-constexpr engine_version current_vllm{0, 14, 0};
-constexpr engine_version current_transformers{4, 57, 0};
-constexpr engine_version current_llamacpp{7200, 0, 0};
-
 bool parse_uint(std::string_view s, std::uint32_t& out) {
     if (s.empty() || s.size() > 9) return false;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -68,15 +64,7 @@ bool parse_uint(std::string_view s, std::uint32_t& out) {
 } // namespace
 
 engine_version default_engine_version(engine_kind e) {
-    switch (e) {
-    case engine_kind::vllm:
-        return current_vllm;
-    case engine_kind::transformers:
-        return current_transformers;
-    case engine_kind::llama_cpp:
-        return current_llamacpp;
-    }
-    return {};
+    return detail::traits_of(e).current; // the engine table's current release
 }
 
 const engine_behaviour& behaviour_of(engine_kind e, engine_version v) {
@@ -101,9 +89,10 @@ result<engine_version> parse_engine_version(std::string_view text, engine_kind e
         v = text.substr(at + 1);
     }
     engine_version r;
-    if (e == engine_kind::llama_cpp) {
+    if (detail::traits_of(e).build_numbers) {
         if (!v.empty() && v.front() == 'b') v.remove_prefix(1);
-        if (!parse_uint(v, r.major) || r.major == 0) return bad("llama.cpp versions are build numbers, bNNNN");
+        if (!parse_uint(v, r.major) || r.major == 0)
+            return bad(fmt::format("{} versions are build numbers, bNNNN", engine_name(e)));
         return r;
     }
     std::array<std::uint32_t*, 3> parts{&r.major, &r.minor, &r.patch};
@@ -121,7 +110,7 @@ result<engine_version> parse_engine_version(std::string_view text, engine_kind e
 }
 
 std::string to_string(engine_kind e, const engine_version& v) {
-    if (e == engine_kind::llama_cpp) return fmt::format("llama.cpp@b{}", v.major);
+    if (detail::traits_of(e).build_numbers) return fmt::format("{}@b{}", engine_name(e), v.major);
     return fmt::format("{}@{}.{}.{}", engine_name(e), v.major, v.minor, v.patch);
 }
 

@@ -1,6 +1,7 @@
 #include "llmplan/fit.h"
 
 #include "estimate/bisect.h"
+#include "estimate/engine_traits.h"
 
 #include <algorithm>
 
@@ -56,7 +57,7 @@ fit_answer fit_in_memory(const model_desc& m, const inference_params& p, std::ui
         }
         return std::string{};
     };
-    if (p.engine == engine_kind::llama_cpp)
+    if (detail::traits_of(p.engine).runs_gguf)
         a.best_weights = try_all(gguf);
     else
         a.best_weights = try_all(torch);

@@ -46,7 +46,7 @@ status validate(const model_desc& m, const inference_params& p) {
     if (p.pipeline_parallel > 1 && !engine.pipeline_stages)
         return bad("pipeline stages are modelled for vLLM; llama.cpp and transformers split layers with --gpus",
                    "--pipeline-parallel");
-    if (p.engine == engine_kind::vllm && p.pipeline_parallel > 0 && p.gpus % p.pipeline_parallel == 0 &&
+    if (engine.tensor_parallel && p.pipeline_parallel > 0 && p.gpus % p.pipeline_parallel == 0 &&
         !tensor_parallel_divides_heads(m, p.gpus / p.pipeline_parallel)) {
         std::string sizes;
         for (std::uint32_t tp = 1; tp <= std::max<std::uint32_t>(8, p.gpus / p.pipeline_parallel); ++tp)
@@ -66,7 +66,7 @@ status validate(const model_desc& m, const inference_params& p) {
                    "--gpu-layers");
     if (p.cpu_moe_layers > 0 && !m.is_moe())
         return bad("the model has no routed experts to keep in RAM", "--n-cpu-moe/--cpu-moe");
-    if (p.cpu_moe_layers > 0 && p.engine != engine_kind::llama_cpp)
+    if (p.cpu_moe_layers > 0 && !engine.offloads_to_host)
         return bad("experts in RAM are a llama.cpp option", "--n-cpu-moe/--cpu-moe");
     if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");

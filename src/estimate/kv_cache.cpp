@@ -5,6 +5,7 @@
 //     transformers' DeepSeek code caches the decompressed K and V of every head.
 //   Layers without attention hold no KV; linear-attention / state-space layers hold a constant state
 //   per sequence instead (state_layer_bytes), whatever the context.
+#include "estimate/engine_traits.h"
 #include "llmplan/inference.h"
 
 namespace llmplan {
@@ -12,11 +13,13 @@ namespace llmplan {
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,
                              std::uint64_t cells) {
     if (!l.has_kv() || cells == 0) return 0;
+    using mla           = detail::engine_traits::mla_kind;
+    const mla cache     = detail::traits_of(e).mla;
     std::uint64_t k_row = 0, v_row = 0;
-    if (l.attn == attn_kind::mla && e != engine_kind::transformers) {
+    if (l.attn == attn_kind::mla && cache != mla::per_head) {
         const std::uint64_t latent = m.mla.kv_lora_rank;
         k_row                      = latent + m.mla.qk_rope_head_dim;
-        v_row                      = e == engine_kind::llama_cpp ? latent : 0;
+        v_row                      = cache == mla::latent_k_and_v ? latent : 0;
     } else {
         k_row = std::uint64_t{l.n_head_kv} * l.head_dim_k;
         v_row = std::uint64_t{l.n_head_kv} * l.head_dim_v;
@@ -47,12 +50,16 @@ std::uint64_t state_layer_bytes(const layer_desc& l, engine_kind e, dtype act, s
     using mixer               = layer_desc::recurrent_state::mixer;
     const auto& r             = l.recurrent;
     const std::uint64_t split = shards ? shards : 1;
-    const std::uint64_t past  = e == engine_kind::transformers ? r.conv_kernel : r.conv_kernel ? r.conv_kernel - 1 : 0;
+    const auto& engine        = detail::traits_of(e);
+    const std::uint64_t past  = engine.conv_state_whole_kernel ? r.conv_kernel : r.conv_kernel ? r.conv_kernel - 1 : 0;
     std::uint64_t channels    = r.conv_channels;
-    if (e == engine_kind::vllm && r.kind == mixer::mamba2 && r.n_groups % split != 0)
+    // Tensor parallel replicates B and C with their heads when n_groups does not divide (vLLM's
+    // extra_groups_for_head_shards).
+    if (engine.tensor_parallel && r.kind == mixer::mamba2 && r.n_groups % split != 0)
         channels = r.value_width + 2 * (r.n_groups + split - r.n_groups) * std::uint64_t{r.d_state};
     const std::uint64_t conv  = channels * past / split;
     const std::uint64_t state = r.state_elems / split;
+    // The one per-engine formula left: which dtype each part of the state is stored in.
     switch (e) {
     case engine_kind::llama_cpp:
         return (conv + state) * 4;

@@ -8,6 +8,7 @@
 //            the encoder's activations for one image: N patches x (6 h + 2 ff) x 2 bytes (the block's
 //            input, q, k, v, output and the MLP's intermediate, 16-bit; SDPA keeps no N x N scores).
 //   reserved - memory other processes already hold (--reserve): not the engine's, still not free.
+#include "estimate/engine_traits.h"
 #include "llmplan/gguf.h"
 #include "llmplan/inference.h"
 
@@ -35,12 +36,11 @@ std::uint64_t kv_per_token(const model_desc& m, engine_kind engine, dtype kv) {
 /// draft's KV joins each pooled token. Returns false when the pool is not sized from known memory.
 bool take_from_vllm_pool(const model_desc& m, const inference_params& p, inference_estimate& e, device_breakdown& d,
                          std::uint64_t bytes, std::uint64_t draft_per_token) {
-    if (p.engine != engine_kind::vllm || p.device_memory_bytes == 0) return false;
-    const std::uint64_t main_per_token =
-        std::max<std::uint64_t>(1, kv_per_token(m, engine_kind::vllm, e.kv_type) / p.gpus);
-    const std::uint64_t pool   = d.parts.kv_cache > bytes ? d.parts.kv_cache - bytes : 0;
-    const std::uint64_t tokens = pool / (main_per_token + draft_per_token);
-    d.parts.kv_cache           = tokens * main_per_token;
+    if (!detail::traits_of(p.engine).kv_pool || p.device_memory_bytes == 0) return false;
+    const std::uint64_t main_per_token = std::max<std::uint64_t>(1, kv_per_token(m, p.engine, e.kv_type) / p.gpus);
+    const std::uint64_t pool           = d.parts.kv_cache > bytes ? d.parts.kv_cache - bytes : 0;
+    const std::uint64_t tokens         = pool / (main_per_token + draft_per_token);
+    d.parts.kv_cache                   = tokens * main_per_token;
     for (auto& other : e.devices)
         if (&other != &d && other.kind == d.kind) other.parts.kv_cache = d.parts.kv_cache;
     e.vllm_kv_capacity_tokens = std::min(e.vllm_kv_capacity_tokens, tokens);
@@ -59,7 +59,7 @@ status add_draft(const model_desc& m, const inference_params& p, inference_estim
     if (p.weights.format == weight_format::gguf && !dm.from_gguf) w = p.weights;
     auto dw = estimate_weights(dm, w);
     if (!dw) return dw.error();
-    const std::uint64_t shards  = p.engine == engine_kind::vllm ? p.gpus / p.pipeline_parallel : 1;
+    const std::uint64_t shards  = detail::traits_of(p.engine).tensor_parallel ? p.gpus / p.pipeline_parallel : 1;
     const std::uint64_t per_tok = kv_per_token(dm, p.engine, e.kv_type) / std::max<std::uint64_t>(1, shards);
     const std::uint64_t weights = dw->bytes / std::max<std::uint64_t>(1, shards);
     if (take_from_vllm_pool(m, p, e, d, weights, per_tok)) {
@@ -69,7 +69,7 @@ status add_draft(const model_desc& m, const inference_params& p, inference_estim
                         e.vllm_kv_capacity_tokens));
         return ok();
     }
-    if (p.engine == engine_kind::llama_cpp || p.engine == engine_kind::transformers) {
+    if (!detail::traits_of(p.engine).kv_pool) {
         // The draft's own context: the engine's estimate of it alone, on this device, less the runtime
         // (one CUDA context / process for both).
         inference_params dp = p;
@@ -101,8 +101,8 @@ void add_projector(const model_desc& m, const inference_params& p, inference_est
         return;
     }
     const auto& v = m.vision;
-    if (v.n_layer == 0 || p.engine == engine_kind::llama_cpp) return;
-    const std::uint64_t shards  = p.engine == engine_kind::vllm ? p.gpus / p.pipeline_parallel : 1;
+    if (v.n_layer == 0 || detail::traits_of(p.engine).projector_file) return;
+    const std::uint64_t shards  = detail::traits_of(p.engine).tensor_parallel ? p.gpus / p.pipeline_parallel : 1;
     const dtype wt              = m.torch_dtype == dtype::f32 ? dtype::f32 : dtype::bf16;
     const std::uint64_t weights = tensor_bytes_ceil(wt, v.n_params) / std::max<std::uint64_t>(1, shards);
     const std::uint32_t side    = p.image_size ? p.image_size : v.image_size ? v.image_size : 448;

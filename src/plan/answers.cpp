@@ -15,6 +15,10 @@ constexpr std::array<std::string_view, 13> reason_names = {
     "fits",          "does_not_fit", "offload_layers",   "offload_experts", "ram_short",
     "speed_unknown", "slow",         "slow_first_token", "fast_enough",     "cheapest",
     "fastest",       "closest",      "no_price"};
+constexpr std::array<std::string_view, 3> device_names = {"cpu", "gpu", "apple"};
+static_assert(static_cast<int>(device_kind::cpu) == 0 && static_cast<int>(device_kind::cuda) == 1 &&
+                  static_cast<int>(device_kind::metal) == 2,
+              "device_names follow device_kind's order");
 constexpr std::array<std::string_view, 6> way_names = {"shorter_context", "quantized_kv", "smaller_quant",
                                                        "experts_on_cpu",  "more_gpus",    "wired_limit"};
 
@@ -40,6 +44,9 @@ std::string_view name(reason_code c) {
 }
 std::string_view name(fit_way w) {
     return way_names[static_cast<std::size_t>(w)];
+}
+std::string_view runs_on_name(std::optional<device_kind> d) {
+    return d ? device_names[static_cast<std::size_t>(*d)] : std::string_view{};
 }
 
 bool answer_kind_from_name(std::string_view text, answer_kind& out) {

@@ -12,7 +12,7 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
     const plan_candidate *cpu = nullptr, *cpu_fast = nullptr, *gpu = nullptr;
     for (const auto& c : cands) {
         if (!c.fits) continue;
-        if (c.runs_on == "cpu") {
+        if (c.runs_on == device_kind::cpu) {
             // A CPU row without a price cannot be weighed against a GPU (and the unpriced rows are the
             // big server and Apple parts): the answer rests on CPUs one can price, and this machine.
             if (!c.cost_per_hour_usd && c.kind != "local") continue;

@@ -1,7 +1,9 @@
 // Will it run at all (issue 14, item 9): what a chip supports against what the plan's engine, dtype
 // and kernels need. Two tables, no branches on a model's or engine's name: the chip features by
 // CUDA compute capability, and the platforms each engine (and bitsandbytes) builds for.
+#include "detail/enum_names.h"
 #include "detail/strings.h"
+#include "estimate/engine_traits.h"
 #include "llmplan/weights.h"
 #include "plan/detail.h"
 
@@ -44,34 +46,23 @@ constexpr std::array<feature_row, 5> feature_rows = {
 /// CUDA wheels (5.0+), ROCm, MPS, XPU, Gaudi (optimum-habana), TPU (torch_xla), CPU. bitsandbytes
 /// (int8/nf4 weights): CUDA 5.0+, ROCm, XPU, CPU; no Metal.
 struct runtime_row {
-    std::string_view name;
     double min_cc;
     std::array<bool, static_cast<std::size_t>(platform::count)> runs; // indexed by platform
 };
-constexpr runtime_row llama_cpp_row = {
-    "llama.cpp", 5.0, {true, true, true, true, false, false, true}
+struct engine_runtime {
+    engine_kind engine;
+    runtime_row runtime;
 };
-constexpr runtime_row vllm_row = {
-    "vLLM", 7.0, {true, true, false, true, true, true, true}
-};
-constexpr runtime_row transformers_row = {
-    "transformers", 5.0, {true, true, true, true, true, true, true}
-};
-constexpr runtime_row bitsandbytes_row = {
-    "bitsandbytes", 5.0, {true, true, false, true, false, false, true}
-};
-
-const runtime_row& runtime_of(engine_kind e) {
-    switch (e) {
-    case engine_kind::llama_cpp:
-        return llama_cpp_row;
-    case engine_kind::vllm:
-        return vllm_row;
-    case engine_kind::transformers:
-        return transformers_row;
-    }
-    return transformers_row;
-}
+// clang-format off
+constexpr std::array<engine_runtime, 3> engine_runtimes = {{
+    //                            cuda  rocm  metal  xpu   gaudi  tpu    cpu
+    {engine_kind::llama_cpp,    {5.0, {true, true, true,  true, false, false, true}}},
+    {engine_kind::vllm,         {7.0, {true, true, false, true, true,  true,  true}}},
+    {engine_kind::transformers, {5.0, {true, true, true,  true, true,  true,  true}}},
+}};
+constexpr runtime_row bitsandbytes_row = {5.0, {true, true, false, true, false, false, true}};
+// clang-format on
+static_assert(rows_in_enum_order(engine_runtimes, &engine_runtime::engine), "runtime rows must follow the enum order");
 
 /// The CUDA toolkit and driver an architecture needs (NVIDIA CUDA toolkit release notes, minimum
 /// Linux driver per toolkit: 11.0 450.36, 11.8 520.61, 12.0 525.60, 12.8 570.26).
@@ -139,40 +130,42 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
     feature_check out;
     const platform pf = platform_of(d, p.device);
     const auto cc     = d.compute_capability;
-    auto needs        = [&](const runtime_row& r) {
+    auto needs        = [&](const runtime_row& r, std::string_view name) {
         if (!r.runs[static_cast<std::size_t>(pf)]) {
             // The nearest that runs: the first engine (in the table's order) that builds for it.
             std::string_view other;
-            for (const auto* e : {&llama_cpp_row, &vllm_row, &transformers_row})
-                if (e != &r && e->runs[static_cast<std::size_t>(pf)]) {
-                    other = e->name;
+            for (const auto& e : engine_runtimes)
+                if (&e.runtime != &r && e.runtime.runs[static_cast<std::size_t>(pf)]) {
+                    other = traits_of(e.engine).display;
                     break;
                 }
-            out.unsupported.push_back(fmt::format("{} does not build for {}: {} does", r.name, platform_name(pf),
+            out.unsupported.push_back(fmt::format("{} does not build for {}: {} does", name, platform_name(pf),
                                                   other.empty() ? std::string_view{"no engine here"} : other));
             out.engine_runs = false;
         } else if (pf == platform::cuda && cc && *cc < r.min_cc) {
             out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; {} has {:.1f}: llama.cpp "
                                                                 "(5.0+) runs it",
-                                                         r.name, r.min_cc, d.gpu_link.empty() ? d.name : d.gpu_link, *cc));
+                                                         name, r.min_cc, d.gpu_link.empty() ? d.name : d.gpu_link, *cc));
             out.engine_runs = false;
         }
     };
-    needs(runtime_of(p.engine));
+    const auto& engine = traits_of(p.engine);
+    needs(engine_runtimes[static_cast<std::size_t>(p.engine)].runtime, engine.display);
     const auto w = resolve_weight_choice(m, p.weights);
-    if (p.engine != engine_kind::llama_cpp && (w.format == weight_format::int8 || w.format == weight_format::nf4))
-        needs(bitsandbytes_row);
+    // The torch engines load int8/nf4 weights through bitsandbytes; ggml has its own kernels.
+    const bool torch = !engine.ggml_kernels;
+    if (torch && (w.format == weight_format::int8 || w.format == weight_format::nf4))
+        needs(bitsandbytes_row, "bitsandbytes");
     if (pf != platform::cuda || !cc) return out;
 
     // Chip features the plan uses on NVIDIA, each with the nearest that works.
     const bool native16   = w.format == weight_format::native || w.format == weight_format::bf16;
-    const bool wants_bf16 = p.engine != engine_kind::llama_cpp &&
-                            (w.format == weight_format::bf16 || (native16 && m.torch_dtype == dtype::bf16));
-    const bool wants_fa2 = p.engine != engine_kind::llama_cpp && p.flash_attn; // llama.cpp's -fa has its own kernels
-    const bool wants_fp8 = p.engine != engine_kind::llama_cpp && w.format == weight_format::fp8;
-    const auto wtype     = detail::lower(m.weights_type_name());
-    const bool wants_mx  = p.engine != engine_kind::llama_cpp && wtype.find("mxfp4") != std::string::npos;
-    const bool wants_nv  = p.engine != engine_kind::llama_cpp && wtype.find("nvfp4") != std::string::npos;
+    const bool wants_bf16 = torch && (w.format == weight_format::bf16 || (native16 && m.torch_dtype == dtype::bf16));
+    const bool wants_fa2  = torch && p.flash_attn; // llama.cpp's -fa has its own kernels
+    const bool wants_fp8  = torch && w.format == weight_format::fp8;
+    const auto wtype      = detail::lower(m.weights_type_name());
+    const bool wants_mx   = torch && wtype.find("mxfp4") != std::string::npos;
+    const bool wants_nv   = torch && wtype.find("nvfp4") != std::string::npos;
     for (const auto& f : feature_rows) {
         const bool wanted = (f.f == feature::bf16 && wants_bf16) || (f.f == feature::flash_attention_2 && wants_fa2) ||
                             (f.f == feature::fp8 && wants_fp8) || (f.f == feature::mxfp4 && wants_mx) ||

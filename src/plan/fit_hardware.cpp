@@ -64,7 +64,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
         r.notes.push_back(
             fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, p.gpu_memory_utilization));
 
-    if (p.engine == engine_kind::llama_cpp)
+    if (detail::traits_of(p.engine).runs_gguf)
         r.precisions.assign(std::begin(gguf_precisions), std::end(gguf_precisions));
     else
         r.precisions.assign(std::begin(gpu_precisions), std::end(gpu_precisions));

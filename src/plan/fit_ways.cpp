@@ -1,6 +1,7 @@
 // Ways to make a model fit a row it does not fit (plan.h, fit_option): the request changed in one
 // respect (context, KV type, weight quantization, experts in RAM, GPUs) and evaluated again with the
 // same estimators as the plan, never guessed.
+#include "estimate/engine_traits.h"
 #include "plan/detail.h"
 
 #include <algorithm>
@@ -40,10 +41,11 @@ fit_option judged(fit_way way, std::uint64_t value, std::string setting, const p
 std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params& base, const device_spec& d,
                                     const plan_candidate& c, const plan_options& o, estimate_memo& memo) {
     std::vector<fit_option> out;
-    // The plan runs vLLM's requests on llama.cpp off CUDA (evaluate).
-    const bool llama =
-        base.engine == engine_kind::llama_cpp || (base.engine == engine_kind::vllm && c.runs_on != "gpu");
-    auto try_params = [&](fit_way way, std::uint64_t value, std::string setting, const inference_params& q) {
+    // The engine the candidate runs: the asked one, or llama.cpp where it does not run (evaluate).
+    const device_kind where = c.runs_on.value_or(device_kind::cuda); // set by evaluate
+    const auto& engine      = traits_of(engine_on(base.engine, where));
+    const bool llama        = engine.runs_gguf;
+    auto try_params         = [&](fit_way way, std::uint64_t value, std::string setting, const inference_params& q) {
         const plan_candidate e = evaluate(m, q, d, o, memo);
         if (e.headroom_bytes > c.headroom_bytes || e.fits) out.push_back(judged(way, value, std::move(setting), e));
         return e.fits;
@@ -60,19 +62,18 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
             break;
         }
     }
-    // 2. A quantized KV cache: llama.cpp q8_0 then q4_0, which need flash attention for the V cache
-    // (llama-context.cpp refuses a quantized V cache without it); vLLM fp8.
-    if (llama) {
-        for (dtype kv : {dtype::q8_0, dtype::q4_0}) {
-            inference_params q = base;
-            q.kv_type          = kv;
-            q.flash_attn       = true;
-            if (try_params(fit_way::quantized_kv, 0, fmt::format("--kv-type {} --flash-attn on", name(kv)), q)) break;
+    // 2. A quantized KV cache: the engine's smaller KV types in order (llama.cpp q8_0 then q4_0, which
+    // need flash attention for the V cache: llama-context.cpp refuses a quantized V cache without it;
+    // vLLM fp8).
+    for (std::string_view kv : words_of(engine.smaller_kv_types)) {
+        inference_params q  = base;
+        q.kv_type           = dtype_from_name(kv);
+        std::string setting = fmt::format("--kv-type {}", kv);
+        if (engine.quantized_v_needs_flash_attn) {
+            q.flash_attn = true;
+            setting += " --flash-attn on";
         }
-    } else if (base.engine == engine_kind::vllm) {
-        inference_params q = base;
-        q.kv_type          = dtype::f8_e4m3;
-        try_params(fit_way::quantized_kv, 0, "--kv-type fp8", q);
+        if (try_params(fit_way::quantized_kv, 0, std::move(setting), q)) break;
     }
     // 3. A smaller quantization of the weights, made from the checkpoint the user has (AWQ, GPTQ and FP8
     // need checkpoints of their own, so they are not offered):
@@ -81,7 +82,7 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     //    BitsAndBytesConfig: LLM.int8(), then NF4; transformers docs "bitsandbytes");
     //  - transformers on a Mac or a CPU, where people run GGUF files: llama.cpp and the same ladder.
     const bool checkpoint_16bit = !m.from_gguf && m.quant.method == quant_method::none;
-    if (base.engine == engine_kind::transformers && c.runs_on == "gpu" && checkpoint_16bit &&
+    if (engine.quantizes_on_load && where == device_kind::cuda && checkpoint_16bit &&
         !is_quantized(base.weights.format)) {
         for (auto [format, word] : {
                  std::pair{weight_format::int8, "int8"},
@@ -92,7 +93,8 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
             if (try_params(fit_way::smaller_quant, 0, fmt::format("--weights {}", word), q)) break;
         }
     }
-    const bool to_llama = !llama && base.engine == engine_kind::transformers && c.runs_on != "gpu";
+    // Off a CUDA GPU the candidate's engine is llama.cpp or transformers (vLLM runs only there).
+    const bool to_llama = !llama && where != device_kind::cuda;
     if ((llama && !m.from_gguf) || (to_llama && checkpoint_16bit)) {
         // Down the ladder to the first quant that fits, and on to the first that is also fast enough
         // (a smaller file reads faster per token) when the first is not.
@@ -114,7 +116,7 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     // 4. Experts in RAM (llama.cpp --n-cpu-moe N, the fewest layers that fit): the plan already does
     // it where it knows the machine's RAM; a bare card lists it (the host RAM they take is shown; its
     // speed needs the host's bandwidth, unknown for a card alone).
-    if (m.is_moe() && llama && c.runs_on == "gpu" && d.kind == hardware_kind::gpu) {
+    if (m.is_moe() && engine.offloads_to_host && where == device_kind::cuda && d.kind == hardware_kind::gpu) {
         std::optional<plan_candidate> best;
         std::uint32_t lo = 1, hi = m.n_layer, n = 0;
         while (lo <= hi) {
@@ -142,7 +144,7 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     }
     // 5. Another GPU of the same kind in a machine (a second card in a desktop; a bigger instance is
     // another row). Bare cards already try 1, 2, 4, 8.
-    if (d.kind == hardware_kind::laptop && d.has_accelerator() && !d.unified_memory && c.runs_on == "gpu") {
+    if (d.kind == hardware_kind::laptop && d.has_accelerator() && !d.unified_memory && where == device_kind::cuda) {
         device_spec more       = d;
         more.gpu_count         = d.gpu_count + 1;
         const plan_candidate e = evaluate(m, base, more, o, memo);
@@ -153,7 +155,7 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     }
     // 6. A Mac: the row's memory is macOS's default GPU wired limit; `sudo sysctl iogpu.wired_limit_mb`
     // raises it up to the RAM less what macOS keeps (hardware.h, apple_raised_wired_limit_bytes).
-    if (d.unified_memory && c.runs_on == "apple" && d.unified_memory_bytes && d.memory_bytes) {
+    if (d.unified_memory && where == device_kind::metal && d.unified_memory_bytes && d.memory_bytes) {
         const std::uint64_t raised = apple_raised_wired_limit_bytes(*d.unified_memory_bytes);
         if (raised > *d.memory_bytes) {
             device_spec more       = d;

@@ -102,7 +102,7 @@ inference_params for_nodes(const model_desc& m, inference_params p, unsigned cou
         if (!detail::traits_of(p.engine).spans_nodes) p.engine = engine_kind::vllm;
         if (detail::traits_of(p.engine).pipeline_stages) p.pipeline_parallel = nodes;
     }
-    if (p.engine == engine_kind::vllm && p.device == device_kind::cuda) {
+    if (detail::traits_of(p.engine).tensor_parallel && p.device == device_kind::cuda) {
         const std::uint32_t per_stage = count / p.pipeline_parallel;
         const std::uint32_t tp        = largest_tensor_parallel(m, per_stage);
         p.pipeline_parallel *= per_stage / tp;
@@ -171,13 +171,14 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     plan_candidate c;
     c.hardware            = d.name;
     c.kind                = pl.kind;
-    c.runs_on             = pl.device == device_kind::cpu ? "cpu" : pl.device == device_kind::metal ? "apple" : "gpu";
+    c.runs_on             = pl.device;
     inference_params p    = base;
     p.device              = pl.device;
     p.device_memory_bytes = 0; // the estimate reports what the plan needs, not a vLLM pool
-    if (!detail::runs_on(detail::traits_of(p.engine), p.device)) p.engine = engine_kind::llama_cpp;
+    p.engine              = detail::engine_on(p.engine, p.device);
     // llama.cpp refuses a quantized V cache without flash attention (llama-context.cpp): the plan turns it on.
-    if (p.engine == engine_kind::llama_cpp && p.kv_type && info(*p.kv_type).is_quantized) p.flash_attn = true;
+    if (detail::traits_of(p.engine).quantized_v_needs_flash_attn && p.kv_type && info(*p.kv_type).is_quantized)
+        p.flash_attn = true;
 
     std::optional<inference_estimate> est;
     std::int64_t need = 0, have = 0;
@@ -213,8 +214,8 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     // machine's RAM (-ngl N). Only where the machine is known (a laptop, an instance, this machine);
     // unified memory has nothing to offload to.
     std::optional<offload_fit> off;
-    if (est && pl.memory_bytes && need > have && p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
-        c.nodes == 1 && d.kind != hardware_kind::gpu && !d.unified_memory) {
+    if (est && pl.memory_bytes && need > have && detail::traits_of(p.engine).offloads_to_host &&
+        p.device == device_kind::cuda && c.nodes == 1 && d.kind != hardware_kind::gpu && !d.unified_memory) {
         if (m.is_moe()) off = fit_cpu_moe(m, p, have, memo);
         const bool experts = off.has_value();
         if (!off) off = fit_offload(m, p, have, memo);
@@ -247,6 +248,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
             }
         }
     }
+    const auto& engine = detail::traits_of(p.engine); // the engine the candidate runs (after offload)
     if (pl.memory_bytes) {
         c.fits           = need <= have;
         c.headroom_bytes = have - need;
@@ -264,21 +266,21 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
                                             c.nodes > 1 ? fmt::format(" even on {} nodes", c.nodes) : ""));
         if (c.count > 1 && d.kind == hardware_kind::gpu && c.nodes == 1)
             c.reasons.push_back(fmt::format("needs {} GPUs", c.count));
-        if (c.nodes == 1 && p.engine == engine_kind::vllm && p.pipeline_parallel > 1)
-            c.reasons.push_back(fmt::format("vLLM tensor parallel {} x pipeline parallel {}: tensor parallel must "
+        if (c.nodes == 1 && engine.tensor_parallel && p.pipeline_parallel > 1)
+            c.reasons.push_back(fmt::format("{} tensor parallel {} x pipeline parallel {}: tensor parallel must "
                                             "divide the {} attention heads",
-                                            c.count / p.pipeline_parallel, p.pipeline_parallel,
+                                            engine.display, c.count / p.pipeline_parallel, p.pipeline_parallel,
                                             m.typical_layer().n_head));
         if (c.nodes > 1)
             c.reasons.push_back(
                 fmt::format("needs {} nodes ({} GPUs): {}", c.nodes, c.count,
-                            p.engine == engine_kind::vllm
-                                ? fmt::format("vLLM tensor parallel {} x pipeline parallel {}{}",
+                            engine.tensor_parallel
+                                ? fmt::format("{} tensor parallel {} x pipeline parallel {}{}", engine.display,
                                               c.count / p.pipeline_parallel, p.pipeline_parallel,
                                               detail::traits_of(base.engine).spans_nodes
                                                   ? ""
                                                   : fmt::format(" ({} cannot span nodes)", engine_name(base.engine)))
-                                : "llama.cpp layer split over RPC"));
+                                : fmt::format("{} layer split over RPC", engine.display)));
     } else {
         c.fits = true; // the table has no RAM figure: assume the machine is built with enough
         c.findings.push_back(make_reason(reason_code::fits, 0));
@@ -288,10 +290,10 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
 
     // Tensor parallel (vLLM) reads 1/N of the bytes on each GPU at once; layer splits and pipeline
     // stages run in turn for one token.
-    const unsigned parallel = p.engine == engine_kind::vllm ? c.count / std::max(1u, p.pipeline_parallel) : 1;
+    const unsigned parallel = engine.tensor_parallel ? c.count / std::max(1u, p.pipeline_parallel) : 1;
     const chip_rates chip   = chip_of(d, p.engine, p.device);
     // Parts in RAM (-ngl below n_layer, or experts via --n-cpu-moe, planned here or asked for).
-    const bool host_part = p.engine == engine_kind::llama_cpp && p.device == device_kind::cuda &&
+    const bool host_part = engine.offloads_to_host && p.device == device_kind::cuda &&
                            (off || p.cpu_moe_layers > 0 || (p.gpu_layers >= 0 && p.gpu_layers < m.n_layer));
     if (host_part && pl.bandwidth) {
         // Layers run in turn: the GPU's share at its bandwidth, then the RAM's share at the host's.
@@ -401,13 +403,13 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
         }
     if (!pick && r.cpu_or_gpu && r.cpu_or_gpu->choice == "cpu") {
         for (const auto& c : r.candidates)
-            if (c.fits && c.meets_speed && c.runs_on == "cpu" && c.cost_per_hour_usd &&
+            if (c.fits && c.meets_speed && c.runs_on == device_kind::cpu && c.cost_per_hour_usd &&
                 (!pick || *c.cost_per_hour_usd < *pick->cost_per_hour_usd))
                 pick = &c;
         // Only while no accelerator that does the job costs less an hour to keep: a CPU instance at
         // $4/h is not the cheap choice beside a $0.03/h card or a $1.5/h GPU instance.
         for (const auto& c : r.candidates)
-            if (pick && c.fits && c.meets_speed && c.runs_on != "cpu" && c.cost_per_hour_usd &&
+            if (pick && c.fits && c.meets_speed && c.runs_on != device_kind::cpu && c.cost_per_hour_usd &&
                 *c.cost_per_hour_usd < *pick->cost_per_hour_usd)
                 pick = nullptr;
         if (pick)

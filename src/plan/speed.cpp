@@ -3,6 +3,7 @@
 // rate an engine reaches for prefill (src/plan/speed.h gives the model).
 #include "plan/speed.h"
 
+#include "estimate/engine_traits.h"
 #include "llmplan/weights.h"
 #include "plan/detail.h"
 
@@ -148,7 +149,7 @@ bool contains(std::string_view text, std::string_view word) {
 }
 
 bool lacks_wgmma_kernels(engine_kind e, std::string_view architecture) {
-    if (e == engine_kind::vllm) return false; // FlashAttention-3 / CUTLASS 3 kernels on Hopper
+    if (detail::traits_of(e).hopper_kernels) return false; // FlashAttention-3 / CUTLASS 3 kernels on Hopper
     return contains(architecture, "HOPPER") || contains(architecture, "BLACKWELL");
 }
 
@@ -278,11 +279,14 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
     const double batch      = static_cast<double>(std::max<std::uint64_t>(1, p.batch));
     const double efficiency = chip.efficiency;
 
-    if (p.engine != engine_kind::transformers || p.device != device_kind::cuda) {
+    const auto& engine = detail::traits_of(p.engine);
+    // transformers on CUDA has its own fitted step below; every other engine and device reads at the
+    // bandwidth roofline.
+    if (!engine.python_per_layer || p.device != device_kind::cuda) {
         // Every weight (MoE: the routed experts' share) and every cached K/V row read once per step.
         t.weights_s           = static_cast<double>(decode_weight_bytes_per_step(m, e)) / (efficiency * bw);
         const weight_format f = resolve_weight_choice(m, p.weights).format;
-        if (p.engine == engine_kind::vllm && is_quantized(f) && f != weight_format::fp8 && chip.fp32_flops > 0) {
+        if (engine.dequant_alu_bound && is_quantized(f) && f != weight_format::fp8 && chip.fp32_flops > 0) {
             // Unpacking bound when the chip's ALUs are slower than its memory for these kernels, and
             // never below each GEMM's floor; the 16-bit rest (embeddings, output head) at the bandwidth.
             const double per_s = chip.fp32_flops * n / quantized_matvec_flops_per_weight;
@@ -297,7 +301,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         }
         t.attention_s =
             static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(context) * batch / (efficiency * bw);
-        if (p.engine == engine_kind::llama_cpp && !p.flash_attn && p.device != device_kind::cpu) {
+        if (engine.ggml_kernels && !p.flash_attn && p.device != device_kind::cpu) {
             const double share =
                 p.device == device_kind::metal ? llamacpp_unfused_attention_metal : llamacpp_unfused_attention_cuda;
             t.attention_s = std::max(t.attention_s, share * attention_bytes_per_query_head(m, e.kv_type, context) *
@@ -308,7 +312,7 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         t.seconds             = t.weights_s + t.attention_s + t.host_s;
         // transformers off CUDA (CPU, Apple MPS) runs the same Python per layer: its host time is a
         // floor here too (not fitted off CUDA; the CUDA figure is the lower bound we know).
-        if (p.engine == engine_kind::transformers) {
+        if (engine.python_per_layer) {
             t.host_s  = static_cast<double>(m.n_layer) * transformers_layer_seconds + transformers_moe_host_seconds(m);
             t.seconds = std::max(t.weights_s + t.attention_s, t.host_s);
         }
@@ -389,7 +393,7 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     } else if (p.device == device_kind::metal) {
         share    = prefill_share_metal;
         slowdown = prefill_attention_slowdown_metal;
-    } else if (p.engine == engine_kind::llama_cpp) {
+    } else if (detail::traits_of(p.engine).ggml_kernels) { // the prefill_share_llamacpp_* fits
         const bool f16 =
             f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
         share    = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
@@ -427,7 +431,7 @@ chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
     c.fp32_flops            = d.fp32_flops.value_or(0);
     if (where == device_kind::metal) // no separate FP16 matrix rate on Apple GPUs
         c.matmul_flops = d.fp32_flops ? *d.fp32_flops : d.fp16_flops.value_or(0);
-    else if (e == engine_kind::llama_cpp) // FP16 accumulate (see prefill_share_llamacpp_*)
+    else if (detail::traits_of(e).ggml_kernels) // FP16 accumulate (see prefill_share_llamacpp_*)
         c.matmul_flops = d.fp16_fp16acc_flops ? *d.fp16_fp16acc_flops
                          : d.fp16_flops       ? *d.fp16_flops
                                               : d.fp32_flops.value_or(0);

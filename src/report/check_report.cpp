@@ -1,4 +1,5 @@
 // check's reports: the engine's figures beside llmplan's, part by part (text and JSON).
+#include "estimate/engine_traits.h"
 #include "llmplan/check.h"
 #include "llmplan/report.h"
 #include "report/text_report.h"
@@ -73,7 +74,7 @@ nlohmann::json check_to_json(const model_desc& m, const check_report& r) {
         {"rows",     std::move(rows)                         },
         {"notes",r.notes}
     };
-    if (f.engine == engine_kind::vllm && f.kv_tokens)
+    if (detail::traits_of(f.engine).kv_pool && f.kv_tokens)
         out["kv_cache_tokens"] = {
             {"engine",  *f.kv_tokens                      },
             {"llmplan", r.estimate.vllm_kv_capacity_tokens}

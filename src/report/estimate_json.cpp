@@ -1,3 +1,4 @@
+#include "estimate/engine_traits.h"
 #include "llmplan/report.h"
 #include "report/json_members.h"
 
@@ -79,7 +80,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         acc["under_10pct_share"] = e.accuracy->under_10pct_share;
     }
     j["accuracy"] = acc;
-    if (p.engine == engine_kind::vllm)
+    if (detail::traits_of(p.engine).kv_pool) // the pool's figures
         j["vllm"] = {
             {"kv_capacity_tokens",   e.vllm_kv_capacity_tokens  },
             {"max_model_len",        e.vllm_max_model_len       },

@@ -1,3 +1,4 @@
+#include "estimate/engine_traits.h"
 #include "report/text_report.h"
 
 #include <fmt/format.h>
@@ -44,7 +45,7 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
                          "in kv_cache; constant in context)\n",
                          human_bytes(static_cast<std::int64_t>(e.state_bytes_per_sequence)));
     s += fmt::format("on disk   {}\n", human_bytes(static_cast<std::int64_t>(e.disk_bytes)));
-    if (p.engine == engine_kind::vllm && e.vllm_kv_capacity_tokens)
+    if (detail::traits_of(p.engine).kv_pool && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,
                          e.vllm_max_model_len);
     s += fmt::format("engine    {} ({})\n", e.engine_release, e.engine_range);

@@ -79,7 +79,7 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         row["decode_tokens_per_s"]  = speed_or_null(c.decode_tokens_per_s);
         row["prefill_tokens_per_s"] = speed_or_null(c.prefill_tokens_per_s);
         row["launch"]               = launch;
-        row["runs_on"]              = c.runs_on;
+        row["runs_on"]              = runs_on_name(c.runs_on);
         // extra fields (not in the contract)
         row["ttft_s"]       = c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json();
         row["findings"]     = reasons_json(c.findings);
