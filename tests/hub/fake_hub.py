@@ -386,7 +386,7 @@ class Handler(BaseHTTPRequestHandler):
     def info(self, repo, rev):
         mode = repo.name.split("/")[1] if repo.name.startswith("hostile/") else ""
         if mode == "slow":
-            time.sleep(5)
+            time.sleep(20)  # far past the test's 1 s timeout, so a client that waits for it is caught
         if mode == "ratelimited":
             return self.error(429, None, "rate limited",
                               {"RateLimit": '"api";r=0;t=300', "RateLimit-Policy": '"fixed window";"api";q=500;w=300'})

@@ -177,7 +177,8 @@ TEST(Hub, RateLimitedSaysWhenTheWindowResets) {
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::rate_limited);
     EXPECT_NE(m.error().message.find("resets in 300 s"), std::string::npos) << m.error().what();
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)); // a 300 s wait is reported, not slept
+    // A 300 s wait is reported, not slept (the bound leaves a loaded CI machine its slack).
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
 }
 
 TEST(Hub, TransientAnswersAreRetried) {
@@ -196,7 +197,9 @@ TEST(Hub, SlowServerTimesOut) {
     auto m        = load_model("hf:hostile/slow", opt);
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, error_code::timed_out) << m.error().what();
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(4));
+    // The server answers after 20 s: far less than that means the 1 s timeout cut the request (the
+    // model-info request before it and a loaded CI machine take the rest of the slack).
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
 }
 
 TEST(Hub, DroppedConnectionFailsAfterBoundedRetries) {
