@@ -58,6 +58,13 @@ struct device_breakdown {
 enum class train_method : std::uint8_t { full, lora, qlora };
 enum class optimizer_kind : std::uint8_t { adamw, adamw_8bit, sgd, adafactor };
 enum class train_precision : std::uint8_t { fp32, bf16_mixed, fp16_mixed, bf16 };
+/// The option spellings ("qlora", "adamw-8bit", "bf16-mixed"), one table an enum both ways.
+[[nodiscard]] std::string_view to_string(train_method m);
+[[nodiscard]] std::string_view to_string(optimizer_kind o);
+[[nodiscard]] std::string_view to_string(train_precision p);
+[[nodiscard]] std::optional<train_method> train_method_from_name(std::string_view s);
+[[nodiscard]] std::optional<optimizer_kind> optimizer_from_name(std::string_view s);
+[[nodiscard]] std::optional<train_precision> train_precision_from_name(std::string_view s);
 
 struct training_params {
     train_method method       = train_method::lora;

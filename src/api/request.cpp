@@ -240,29 +240,15 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::reserve:
         p.reserve_bytes = v.u;
         break;
+    // The value sets were checked against the option table first, so every name has its value.
     case id::method:
-        t.method = pick<train_method>(
-            v.text, {
-                        {"full",  train_method::full },
-                        {"lora",  train_method::lora },
-                        {"qlora", train_method::qlora}
-        });
+        t.method = train_method_from_name(v.text).value_or(t.method);
         break;
     case id::optimizer:
-        t.optimizer = pick<optimizer_kind>(v.text, {
-                                                       {"adamw",      optimizer_kind::adamw     },
-                                                       {"adamw-8bit", optimizer_kind::adamw_8bit},
-                                                       {"sgd",        optimizer_kind::sgd       },
-                                                       {"adafactor",  optimizer_kind::adafactor }
-        });
+        t.optimizer = optimizer_from_name(v.text).value_or(t.optimizer);
         break;
     case id::precision:
-        t.precision = pick<train_precision>(v.text, {
-                                                        {"fp32",       train_precision::fp32      },
-                                                        {"bf16-mixed", train_precision::bf16_mixed},
-                                                        {"fp16-mixed", train_precision::fp16_mixed},
-                                                        {"bf16",       train_precision::bf16      }
-        });
+        t.precision = train_precision_from_name(v.text).value_or(t.precision);
         break;
     case id::seq:
         t.seq = v.u;

@@ -9,19 +9,14 @@
 namespace llmplan {
 namespace {
 
-constexpr const char* method_names[]    = {"full", "lora", "qlora"};
-constexpr const char* optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "adafactor"};
-constexpr const char* precision_names[] = {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
-
 bool fits(const model_desc& m, const training_params& p, std::uint64_t budget) {
     auto e = estimate_training(m, p);
     return e && training_memory_need(*e) <= static_cast<std::int64_t>(budget);
 }
 
 std::string describe(const training_params& p) {
-    std::string s = std::string(method_names[static_cast<int>(p.method)]) + ", " +
-                    precision_names[static_cast<int>(p.precision)] + ", " +
-                    optimizer_names[static_cast<int>(p.optimizer)];
+    std::string s = std::string(to_string(p.method)) + ", " + std::string(to_string(p.precision)) + ", " +
+                    std::string(to_string(p.optimizer));
     if (p.grad_checkpointing) s += ", gradient checkpointing";
     if (p.zero_stage > 0) s += ", ZeRO " + std::to_string(p.zero_stage);
     if (p.offload_optimizer) s += ", optimizer offloaded to CPU";
@@ -32,11 +27,9 @@ std::string describe(const training_params& p) {
 std::string options_between(const training_params& from, const training_params& to) {
     std::string s;
     auto add = [&s](const std::string& o) { s += (s.empty() ? "" : " ") + o; };
-    if (to.method != from.method) add(std::string("--method ") + method_names[static_cast<int>(to.method)]);
-    if (to.precision != from.precision)
-        add(std::string("--precision ") + precision_names[static_cast<int>(to.precision)]);
-    if (to.optimizer != from.optimizer)
-        add(std::string("--optimizer ") + optimizer_names[static_cast<int>(to.optimizer)]);
+    if (to.method != from.method) add(std::string("--method ") + std::string(to_string(to.method)));
+    if (to.precision != from.precision) add(std::string("--precision ") + std::string(to_string(to.precision)));
+    if (to.optimizer != from.optimizer) add(std::string("--optimizer ") + std::string(to_string(to.optimizer)));
     if (to.grad_checkpointing != from.grad_checkpointing)
         add(std::string("--grad-checkpointing ") + (to.grad_checkpointing ? "on" : "off"));
     if (to.zero_stage != from.zero_stage) add("--zero " + std::to_string(to.zero_stage));

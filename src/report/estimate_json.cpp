@@ -97,26 +97,23 @@ static nlohmann::json band_to_json(const memory_band& b) {
 }
 
 nlohmann::json training_to_json(const model_desc& m, const training_params& p, const training_estimate& e) {
-    static constexpr const char* methods[]    = {"full", "lora", "qlora"};
-    static constexpr const char* optimizers[] = {"adamw", "adamw-8bit", "sgd", "adafactor"};
-    static constexpr const char* precisions[] = {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
     std::string targets;
     for (const auto& t : p.lora_targets)
         targets += (targets.empty() ? "" : ",") + t;
     nlohmann::json w = {
-        {"task",               "train"                                  },
-        {"method",             methods[static_cast<int>(p.method)]      },
-        {"optimizer",          optimizers[static_cast<int>(p.optimizer)]},
-        {"precision",          precisions[static_cast<int>(p.precision)]},
-        {"seq",                p.seq                                    },
-        {"micro_batch",        p.micro_batch                            },
-        {"grad_checkpointing", on_off(p.grad_checkpointing)             },
-        {"lora_rank",          p.lora_rank                              },
-        {"lora_targets",       targets                                  },
-        {"gpus",               p.gpus                                   },
-        {"zero",               p.zero_stage                             },
-        {"offload_optimizer",  on_off(p.offload_optimizer)              },
-        {"trainer",            e.trainer.name                           },
+        {"task",               "train"                     },
+        {"method",             to_string(p.method)         },
+        {"optimizer",          to_string(p.optimizer)      },
+        {"precision",          to_string(p.precision)      },
+        {"seq",                p.seq                       },
+        {"micro_batch",        p.micro_batch               },
+        {"grad_checkpointing", on_off(p.grad_checkpointing)},
+        {"lora_rank",          p.lora_rank                 },
+        {"lora_targets",       targets                     },
+        {"gpus",               p.gpus                      },
+        {"zero",               p.zero_stage                },
+        {"offload_optimizer",  on_off(p.offload_optimizer) },
+        {"trainer",            e.trainer.name              },
     };
     std::uint64_t disk = m.file_bytes;
     if (disk == 0) disk = weights_bytes(m);
