@@ -392,12 +392,18 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         std::int64_t peak = 0;
         for (const auto& d : est.devices)
             if (d.kind == device_kind::cuda) peak = std::max(peak, d.total_bytes());
-        char buf[256];
+        char buf[320];
         std::snprintf(buf, sizeof buf,
                       "expected %s per GPU; measured runs of this kind (%s, %u dev cases): %+.0f%% to %+.0f%%",
                       gib_text(static_cast<double>(peak), 1).c_str(), est.band->kind.c_str(), est.band->cases,
                       est.band->low * 100.0, est.band->high * 100.0);
         est.band->text = buf;
+        // The middle 8 in 10 says more than the extremes once there are enough runs (10: one each side).
+        if (est.band->cases >= 10) {
+            std::snprintf(buf, sizeof buf, "; the middle 8 in 10: %+.0f%% to %+.0f%%", est.band->p10 * 100.0,
+                          est.band->p90 * 100.0);
+            est.band->text += buf;
+        }
     }
     note("trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name) + ")");
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
