@@ -417,6 +417,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
     note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
+    // The training estimate sizes the language model only; a VLM's vision tower (m.vision, src/model/
+    // vision.cpp) is said to be left out rather than silently dropped.
+    if (m.vision.n_layer > 0)
+        note("not counted: the vision tower (" + two_decimals(static_cast<double>(m.vision.n_params) / 1e9) +
+             " B params: its weights, gradients if trained, and an image's activations); the language model only");
     if (p.zero_stage > 0 && N == 1)
         note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank" +
              (p.offload_optimizer ? "; the offload still applies" : ""));
