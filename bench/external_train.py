@@ -40,7 +40,7 @@ def run(llmplan: list[str], case: dict, extra: list[str]) -> dict:
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return {"ok": False, "why": str(e)}
+        return {"ok": False, "why": str(e), "not_run": True}
     if p.returncode != 0:
         return {"ok": False, "why": (p.stderr.strip().splitlines() or [""])[-1][:200]}
     doc = json.loads(p.stdout)
@@ -56,9 +56,9 @@ def summary(rows: list[dict]) -> str:
         return "n 0"
     within = sum(1 for r in answered if r["within"]) / n
     under = sum(1 for r in answered if r["err"] < -0.10) / n
-    med = statistics.median(abs(r["err"]) for r in answered) if answered else float("nan")
+    med = f"{100 * statistics.median(abs(r['err']) for r in answered):5.1f}%" if answered else "    -"
     return (f"n {n:3d}  answered {len(answered):3d}  within tolerance {100 * within:5.1f}%  "
-            f"median |error| {100 * med:5.1f}%  under by > 10% {100 * under:5.1f}%")
+            f"median |error| {med}  under by > 10% {100 * under:5.1f}%")
 
 
 def main(argv=None) -> int:
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         print(f"  {'all':28s} {summary([r[which] for r in results])}")
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
-    return 0 if all(r["default"]["ok"] or "cannot" not in r["default"].get("why", "") for r in results) else 1
+    return 1 if any(r[w].get("not_run") for r in results for w in ("default", "matched")) else 0
 
 
 if __name__ == "__main__":
