@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Training speed: llmplan's FLOPs per token against the step times the dev sources publish.
+"""Training speed: llmplan's training plan against the step times the dev sources publish.
 
 For each dev training case whose source publishes a speed (Qwen-1's s/it with batch 1 x gradient
-accumulation 8; torchtune's tokens/s; ms-swift's packed runs, samples of max_length tokens over seconds), the achieved model FLOPs utilisation is
-    measured tokens/s per GPU x llmplan's flops_per_token / the GPU's dense BF16 peak (gpus.csv),
-which is what train_plan.h's 40% MFU assumption stands for. Standard library only.
+accumulation 8; torchtune's tokens/s; ms-swift's packed runs, samples of max_length tokens over seconds):
+  - the achieved model FLOPs utilisation: measured tokens/s per GPU x llmplan's flops_per_token / the
+    GPU's dense BF16 peak (gpus.csv), the matmuls only, as estimate --json reports them;
+  - the plan's prediction: `llmplan plan MODEL ARGS --trainer T --hardware GPU --json`, the candidate's
+    train_tokens_per_s / count (tokens/s per GPU; the plan picks its own GPU count and ZeRO stage), and
+    its error predicted / measured - 1; with --before OTHER_LLMPLAN, the same for another build.
+A summary per source and overall: median |error| and the share within 25%. Standard library only.
 
-    python3 bench/train_speed.py [--llmplan build/llmplan] [--shared ../shared]
+    python3 bench/train_speed.py [--llmplan build/llmplan] [--before OLD/llmplan] [--shared ../shared]
 """
 import argparse, csv, json, re, statistics, subprocess, sys
 from pathlib import Path
@@ -34,9 +38,33 @@ def gpu_of(source, truth):
     return None
 
 
+# The trainer each source ran (as tests/unit/training_accuracy_test.cpp's trainer_of).
+TRAINER = {"qwen1_readme_profiling": "hf", "ms_swift_benchmark": "ms-swift", "torchtune_readme_memory": "torchtune"}
+
+
+def plan_speed(llmplan, model, args, trainer, gpu):
+    """(tokens/s per GPU, GPUs, ZeRO stage, host-bound) of the plan's candidate on `gpu`, or None."""
+    p = subprocess.run([llmplan, "plan", model] + args + ["--trainer", trainer, "--hardware", gpu, "--json"],
+                       capture_output=True, text=True)
+    if p.returncode:
+        return None
+    for c in json.loads(p.stdout)["candidates"]:
+        if c["hardware"] == gpu and c.get("train_tokens_per_s"):
+            host = any(r.startswith("host-bound") for r in c["reasons"])
+            return c["train_tokens_per_s"] / c["count"], c["count"], c["zero_stage"], host
+    return None
+
+
+def summary(errs):
+    a = [abs(e) for e in errs]
+    return (f"median |error| {statistics.median(a)*100:.1f}%, within 25%: {sum(x <= 0.25 for x in a)} of {len(a)}"
+            if a else "no cases")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llmplan", default=str(ROOT / "build/llmplan"))
+    ap.add_argument("--before", help="another llmplan binary whose plan speed to show beside (e.g. main's)")
     ap.add_argument("--shared", default=str(ROOT.parent / "shared"))
     a = ap.parse_args()
     shared = Path(a.shared)
@@ -81,17 +109,35 @@ def main():
         if p.returncode:
             continue
         fpt = json.loads(p.stdout)["flops_per_token"]
-        rows.append((c["id"], gpu, " ".join(c["args"][2:12]), tok_s_gpu, tok_s_gpu * fpt / pk[gpu]))
-    print("| case | GPU | workload | measured tokens/s/GPU | achieved MFU |")
-    print("| --- | --- | --- | ---: | ---: |")
+        model = str(shared / c["model_dir"])
+        trainer = TRAINER.get(c["source"], "hf")
+        after = plan_speed(a.llmplan, model, c["args"], trainer, gpu)
+        before = plan_speed(a.before, model, c["args"], trainer, gpu) if a.before else None
+        rows.append((c["id"], gpu, " ".join(c["args"][2:12]), tok_s_gpu, tok_s_gpu * fpt / pk[gpu], before, after))
+    cols = "| case | GPU | workload | measured tokens/s/GPU | achieved MFU |"
+    cols += " before: plan tokens/s/GPU | error |" if a.before else ""
+    print(cols + " plan tokens/s/GPU (GPUs, ZeRO) | error | bound |")
+    print("| --- | --- | --- | ---: | ---: |" + (" ---: | ---: |" if a.before else "") + " ---: | ---: | --- |")
     for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.0f} | {r[4]*100:.1f}% |")
+        line = f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.0f} | {r[4]*100:.1f}% |"
+        if a.before:
+            line += f" {r[5][0]:.0f} | {(r[5][0]/r[3]-1)*100:+.0f}% |" if r[5] else " - | - |"
+        if r[6]:
+            line += (f" {r[6][0]:.0f} ({r[6][1]}, {r[6][2]}) | {(r[6][0]/r[3]-1)*100:+.0f}% |"
+                     f" {'host' if r[6][3] else 'device'} |")
+        else:
+            line += " - | - | - |"
+        print(line)
     by = {}
     for r in rows:
-        by.setdefault(r[0].split("#")[0], []).append(r[4])
-    for s, v in by.items():
-        print(f"\n{s}: {len(v)} cases, achieved MFU median {statistics.median(v)*100:.1f}%, "
-              f"range {min(v)*100:.1f}%-{max(v)*100:.1f}% (plan assumes 40%)")
+        by.setdefault(r[0].split("#")[0], []).append(r)
+    for s, v in list(by.items()) + [("all", rows)]:
+        m = [r[4] for r in v]
+        print(f"\n{s}: {len(v)} cases, achieved MFU median {statistics.median(m)*100:.1f}%, "
+              f"range {min(m)*100:.1f}%-{max(m)*100:.1f}% (matmul FLOPs only)")
+        if a.before:
+            print(f"  before: {summary([r[5][0]/r[3]-1 for r in v if r[5]])}")
+        print(f"  plan:   {summary([r[6][0]/r[3]-1 for r in v if r[6]])}")
     return 0
 
 

@@ -103,6 +103,8 @@ struct memory_band {
     double high         = 0; ///< highest
     std::uint32_t cases = 0;
     std::string text; ///< "expected 18.2 GiB per GPU; measured runs of this kind (...): -3% to +9%"
+    double p10 = 0;   ///< 10th percentile (nearest rank): 8 in 10 of the runs lie between p10 and p90
+    double p90 = 0;   ///< 90th percentile
 };
 
 struct training_estimate {

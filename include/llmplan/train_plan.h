@@ -14,18 +14,47 @@
 namespace llmplan {
 
 // ---- speed --------------------------------------------------------------------------------------
-/// Model FLOPs utilisation of training, as a share of the dense BF16 peak: "The Llama 3 Herd of
-/// Models" (arXiv 2407.21783, Table 4) reports 38-43% BF16 MFU for Llama 3 405B on 8K-16K H100s;
-/// FSDP/DeepSpeed fine-tuning of Llama-style models is commonly reported in the 35-50% band.
-/// 0.40 is the middle of Meta's range.
-inline constexpr double train_mfu_of_dense_peak = 0.40;
+// A micro-step on one device takes the longest of the host's time to issue its kernels (CUDA launches
+// asynchronously), the device's matmuls and the collectives across nodes or PCIe, plus a QLoRA base's
+// dequantization and the offloaded optimizer step: max(host, compute, comm) + dequant + offload.
+// bench/train_speed.py checks it against the published step times (bench/accuracy_train.md, "Speed").
+
+/// Model FLOPs utilisation of training, as a share of the dense BF16 peak, counting the attention
+/// FLOPs (train_attention_flops_per_token) with the matmuls: the median achieved by the 14 published
+/// runs of >= 4096 tokens a micro-step that are neither QLoRA nor multi-node (the device's work there
+/// is several times the host's): truth/qwen1_readme_profiling.json (LoRA and full, 1.8B-72B, 4096 and 8192
+/// tokens, A100: 10 runs) and truth/torchtune_readme_memory.json (Llama-3.1 8B/70B, 2 x 2048 tokens,
+/// A6000, 4090, 8 x A100: 4 runs), on the basis train_device_flops uses (the A100's MAMF / 0.80).
+/// The runs range 0.33 (Qwen-1.8B LoRA at 4096: its 2048-wide matmuls run below the big models') to
+/// 1.04 (torchtune's full 8B on an A6000, above the card's peak, so its tokens/s count otherwise than
+/// ours); 0.517 is their median (Llama 3 405B pre-training: 0.38-0.43, arXiv 2407.21783 Table 4).
+inline constexpr double train_mfu_of_dense_peak = 0.52;
 /// Measured matmul FLOP/s (MAMF, gpus.csv measured_bf16_matmul_tflops, [STAS]) as a share of the
 /// dense peak: H100 SXM 794.5/989 = 0.80, A100 PCIe 252.9/312 = 0.81, A100 SXM 271.2/312 = 0.87.
 /// 0.80 is the low end, used to turn a dense peak into an achievable matmul rate.
 inline constexpr double mamf_share_of_dense_peak = 0.80;
 /// Training throughput as a share of the MAMF: the MFU above re-based on the achievable matmul
-/// rate (0.40 / 0.80 = 0.5; on an H100: 0.5 x 794.5 = 397 TFLOP/s = 40% of 989).
+/// rate (0.52 / 0.80 = 0.65; on an H100: 0.65 x 794.5 = 516 TFLOP/s = 52% of 989).
 inline constexpr double train_share_of_mamf = train_mfu_of_dense_peak / mamf_share_of_dense_peak;
+
+/// Host time without gradient checkpointing, as a share of the trainer's per-layer figure (measured
+/// with it): the kernels issued are a forward, a backward of about twice as many, and with
+/// checkpointing one more forward: 3 of 4.
+inline constexpr double host_share_without_recompute = 3.0 / 4.0;
+
+/// Dequantizing a quantized base (QLoRA): every pass over a layer (forward, backward, the recomputed
+/// forward) turns its 4-bit weights into 16-bit ones in memory before the matmul reads them. Qwen-1's
+/// Q-LoRA rows exceed its LoRA rows by about the same time at every length, host-bound (256 tokens)
+/// or device-bound (8192), so it is added to the step, not hidden under the host's issuing. Fitted as
+/// bytes moved per quantized parameter
+/// per pass at the memory bandwidth: Qwen-1's Q-LoRA rows take longer than its LoRA rows at the same
+/// length by a median 0.3 / 1.5 / 3.55 s/it for 1.8B / 7B / 14B (truth/qwen1_readme_profiling.json,
+/// differences over the 6 lengths), i.e. 37 / 29 / 35 ms a micro-step per 1e9 quantized parameters
+/// (1.21e9 / 6.46e9 / 12.6e9 in the decoder layers): 31 ms x 2039 GB/s (A100) = 63 bytes over 3 passes.
+/// The ideal is 4.5 (read 0.5, write 2, the matmul reads 2): auto-gptq's kernels move ~4.7 times that.
+/// torchtune's NF4 on a 4090 (QLoRA 1697 ms vs LoRA 1329 ms a micro-step, torchtune_readme_memory.json)
+/// gives 46.
+inline constexpr double dequant_bytes_per_param_per_pass = 21.0;
 
 /// CPU rows have no FLOP/s column: the cores estimate of plan.h (cpu_core_clock_hz x
 /// cpu_core_flops_per_cycle) with the same MFU, which is optimistic for PyTorch on a CPU; the point
@@ -69,6 +98,22 @@ double train_device_flops(const device_spec& d);
 
 /// Seconds of compute for one step of `tokens_per_device` tokens on each device.
 double train_compute_seconds(double flops_per_token, std::uint64_t tokens_per_device, double device_flops);
+
+/// Attention's own FLOPs per trained token (estimate_training counts only the weight matmuls): per
+/// attention layer, QK^T and PV take 2 x n_head x (head_dim_k + head_dim_v) x context FLOPs forward,
+/// the context being seq / 2 on average under the causal mask (FlashAttention skips masked blocks),
+/// at most the sliding window; backward twice the forward, plus one forward with recomputation (the
+/// 12 x layers x d x seq of PaLM's MFU, arXiv 2204.02311 App. B, halved for the mask).
+double train_attention_flops_per_token(const model_desc& m, std::uint64_t seq, bool recompute);
+
+/// Host seconds to issue one micro-step: layers x the trainer's host_s_per_layer (x 3/4 without
+/// recomputation). 0 for an unknown trainer.
+double train_host_seconds(const model_desc& m, const training_params& p, bool recompute);
+
+/// Device seconds a micro-step spends dequantizing a QLoRA base (0 for other methods or an unknown
+/// bandwidth): the decoder layers' parameters (all but the embeddings and an untied lm_head) x
+/// dequant_bytes_per_param_per_pass x passes (2, 3 with recomputation) / memory bandwidth.
+double train_dequant_seconds(const model_desc& m, const training_params& p, bool recompute, double memory_bytes_per_s);
 
 /// Plan training of `m` with options `p` (its gpus / zero_stage are searched, not taken) on every
 /// candidate; `train_tokens` sizes the run; `cost` prices owned hardware (power at full draw). Fitting candidates come

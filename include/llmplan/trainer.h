@@ -48,6 +48,11 @@ struct trainer_profile {
     /// FSDP wraps only the decoder layers, so the embeddings, final norm and lm_head are the root unit,
     /// gathered from the forward's start to the backward's end; false: they are units of their own.
     bool fsdp_root_gathered;
+    /// Host seconds to issue one decoder layer's kernels (and the Python around them) for one
+    /// micro-step with gradient checkpointing (forward, recomputed forward, backward). CUDA launches
+    /// asynchronously, so a micro-step takes the longer of this x layers and the GPU's work
+    /// (train_plan.h, train_host_seconds). Source in src/estimate/trainers.cpp.
+    double host_s_per_layer;
 };
 
 /// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.

@@ -31,6 +31,13 @@
 // sets the root's reshard_after_forward to False). torchtune makes them units of their own (FSDP1
 // llama3_wrap "due to a large embedding size"; FSDP2 custom_sharded_layers ['tok_embeddings', 'output']
 // in the 70B configs).
+// Host time per layer (host_s column, seconds per micro-step with checkpointing): Qwen-1's finetune.py (Trainer +
+// PEFT, eager, flash-attention 2) runs LoRA at the same s/it for 256 and 512 tokens, then linearly in the
+// tokens (truth/qwen1_readme_profiling.json): the floor is the host. 1.8B: 1.0 s/it = 125 ms a micro-step
+// (8 accumulated) over 24 layers = 5.2 ms; 7B: 1.2 s/it = 150 ms over 32 = 4.7 ms; 14B: 1.6 s/it = 200 ms
+// over 40 = 5.0 ms: 5 ms a layer. No trainer publishes a short-sequence run of its compiled or fused
+// kernels (torchtune's table is at 2 x 2048 tokens, device-bound), so every row carries the eager figure:
+// an upper bound for torchtune and unsloth.
 #include "detail/enum_names.h"
 #include "llmplan/trainer.h"
 
@@ -45,19 +52,19 @@ using enum batch_lengths;
 
 // clang-format off
 constexpr std::array<trainer_profile, 10> table{{
-//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root
-    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true },
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true },
-    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true },
-    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true },
-    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true },
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3},
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
     {"unsloth",       "unsloth (Triton kernels, Cut Cross-Entropy, offloaded checkpoints)",
-                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true },
+                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3},
     {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
-                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false},
-    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true },
-    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true },
-    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true },
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3},
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3},
 }};
 // clang-format on
 

@@ -392,12 +392,18 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         std::int64_t peak = 0;
         for (const auto& d : est.devices)
             if (d.kind == device_kind::cuda) peak = std::max(peak, d.total_bytes());
-        char buf[256];
+        char buf[320];
         std::snprintf(buf, sizeof buf,
                       "expected %s per GPU; measured runs of this kind (%s, %u dev cases): %+.0f%% to %+.0f%%",
                       gib_text(static_cast<double>(peak), 1).c_str(), est.band->kind.c_str(), est.band->cases,
                       est.band->low * 100.0, est.band->high * 100.0);
         est.band->text = buf;
+        // The middle 8 in 10 says more than the extremes once there are enough runs (10: one each side).
+        if (est.band->cases >= 10) {
+            std::snprintf(buf, sizeof buf, "; the middle 8 in 10: %+.0f%% to %+.0f%%", est.band->p10 * 100.0,
+                          est.band->p90 * 100.0);
+            est.band->text += buf;
+        }
     }
     note("trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name) + ")");
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
@@ -411,6 +417,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
     note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
+    // The training estimate sizes the language model only; a VLM's vision tower (m.vision, src/model/
+    // vision.cpp) is said to be left out rather than silently dropped.
+    if (m.vision.n_layer > 0)
+        note("not counted: the vision tower (" + two_decimals(static_cast<double>(m.vision.n_params) / 1e9) +
+             " B params: its weights, gradients if trained, and an image's activations); the language model only");
     if (p.zero_stage > 0 && N == 1)
         note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank" +
              (p.offload_optimizer ? "; the offload still applies" : ""));

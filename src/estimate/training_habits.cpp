@@ -9,7 +9,7 @@ namespace {
 
 struct band_row {
     const char* kind;
-    double low, high;
+    double low, p10, p90, high; ///< measured / estimate - 1: lowest, 10th and 90th percentile, highest
     std::uint32_t cases;
 };
 
@@ -29,7 +29,7 @@ std::string training_kind(const training_params& p) {
 std::optional<memory_band> training_band(const training_params& p) {
     const std::string kind = training_kind(p);
     for (const auto& b : bands)
-        if (kind == b.kind) return memory_band{b.kind, b.low, b.high, b.cases, {}};
+        if (kind == b.kind) return memory_band{b.kind, b.low, b.high, b.cases, {}, b.p10, b.p90};
     return std::nullopt;
 }
 

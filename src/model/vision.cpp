@@ -10,7 +10,7 @@
 // SwiGLU MLP without biases, RMSNorms (weight only), a patch conv without bias, an ln_pre RMSNorm and
 // 2-D RoPE instead of learned positions; its projector (modeling_mistral3.py Mistral3MultiModalProjector)
 // is an RMSNorm, a patch merger (h m^2 -> h) and linear_1 (h -> text), linear_2 (text -> text), biased
-// when multimodal_projector_bias says so.
+// when multimodal_projector_bias says so. Qwen-VL's tower (config key "visual") is read below.
 #include "model/vision.h"
 
 #include <nlohmann/json.hpp>
@@ -57,7 +57,49 @@ const vision_family& family_of(const nlohmann::json& v) {
 
 } // namespace
 
+namespace {
+
+// Qwen-VL (Qwen/Qwen-VL-Chat remote code visual.py; its config names the tower "visual", not
+// vision_config): an OpenCLIP ViT-bigG and a one-layer cross-attention Resampler.
+//   conv1 (3 x patch^2 x width, no bias); positional_embedding, a fixed 256 x width table (16 x 16,
+//   interpolated to the image's grid by get_abs_pos); ln_pre; per block (VisualAttentionBlock) ln_1,
+//   ln_2, in_proj (width x 3 width + bias), out_proj (width^2 + bias), c_fc / c_proj of
+//   mlp_width = int(width x mlp_ratio) with biases;
+//   attn_pool (Resampler, n_queries = 256 by default, embed_dim = output_dim): pos_embed and query
+//   (256 x output_dim each; pos_embed is a frozen nn.Parameter, so in the checkpoint), kv_proj
+//   (width x output_dim, no bias: kv_dim != embed_dim), nn.MultiheadAttention (3 d^2 + 3 d in_proj,
+//   d^2 + d out_proj), ln_q, ln_kv; then ln_post and proj (output_dim^2).
+// Qwen-VL paper (arXiv 2308.12966) Table 1: ViT 1.9B, VL adapter 0.08B.
+void read_qwen_vl_visual(model_desc& m, const nlohmann::json& v) {
+    constexpr std::uint64_t table = 256; // VisionTransformer: randn(256, width); n_queries=256 default
+    vision_desc d;
+    d.n_layer               = static_cast<std::uint32_t>(u(v, {"layers"}, 0));
+    d.n_embd                = u(v, {"width"}, 0);
+    d.n_head                = static_cast<std::uint32_t>(u(v, {"heads"}, 16));
+    d.patch                 = static_cast<std::uint32_t>(u(v, {"patch_size"}, 14));
+    d.image_size            = static_cast<std::uint32_t>(u(v, {"image_size"}, 0));
+    const auto ratio        = v.find("mlp_ratio");
+    const double r          = ratio != v.end() && ratio->is_number() ? ratio->get<double>() : 4.0;
+    const std::uint64_t out = u(v, {"output_dim"}, m.n_embd);
+    if (d.n_layer == 0 || d.n_embd == 0 || d.n_layer > 1000 || d.n_embd > (1u << 20) || d.patch > 1024 ||
+        !(r > 0 && r < 64) || out > (1u << 20))
+        return;
+    const std::uint64_t h     = d.n_embd;
+    d.n_ff                    = static_cast<std::uint64_t>(static_cast<double>(h) * r); // int(d_model * mlp_ratio)
+    const std::uint64_t block = 4 * h + (3 * h * h + 3 * h) + (h * h + h) + (h * d.n_ff + d.n_ff) + (d.n_ff * h + h);
+    const std::uint64_t stem  = 3 * d.patch * d.patch * h + table * h + 2 * h;
+    const std::uint64_t resampler = 2 * table * out + h * out + (3 * out * out + 3 * out) + (out * out + out) + 4 * out;
+    d.n_params                    = d.n_layer * block + stem + resampler + 2 * out + out * out;
+    m.vision                      = d;
+}
+
+} // namespace
+
 void read_vision(model_desc& m, const nlohmann::json& root) {
+    if (auto q = root.find("visual"); q != root.end() && q->is_object() && !root.contains("vision_config")) {
+        read_qwen_vl_visual(m, *q);
+        return;
+    }
     auto it = root.find("vision_config");
     if (it == root.end() || !it->is_object()) return;
     const auto& v = *it;

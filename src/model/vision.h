@@ -7,8 +7,8 @@
 
 namespace llmplan::detail {
 
-/// Fill m.vision from the root config's vision_config (absent or unreadable: left empty). Call after
-/// the language model's n_embd is known.
+/// Fill m.vision from the root config's vision_config, or Qwen-VL's "visual" (absent or unreadable:
+/// left empty). Call after the language model's n_embd is known.
 void read_vision(model_desc& m, const nlohmann::json& root);
 
 } // namespace llmplan::detail

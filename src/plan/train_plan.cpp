@@ -30,7 +30,8 @@ struct train_place {
     bool apple = false;                        ///< PyTorch MPS: no DeepSpeed, no NCCL
     std::optional<std::uint64_t> memory_bytes; ///< per GPU; a CPU row: RAM
     std::optional<std::uint64_t> host_bytes;   ///< host RAM, for an offloaded optimizer
-    double host_bandwidth = offload_host_bytes_per_s_default;
+    double host_bandwidth   = offload_host_bytes_per_s_default;
+    double device_bandwidth = 0;     ///< memory bandwidth per GPU; 0 when unknown
     std::vector<unsigned> counts;    ///< GPUs per machine to try, fewest first
     unsigned per_node       = 0;     ///< GPUs per node when several nodes may be used; 0: one machine only
     bool counts_are_machine = false; ///< the count is the machine's own (cloud, laptop, local)
@@ -54,6 +55,7 @@ train_place place_for_training(const device_spec& d) {
     }
     pl.memory_bytes = d.memory_bytes;
     pl.apple        = d.unified_memory;
+    if (d.memory_bandwidth_bytes_per_s) pl.device_bandwidth = static_cast<double>(*d.memory_bandwidth_bytes_per_s);
     switch (d.kind) {
     case hardware_kind::gpu:
         pl.kind   = "gpu";
@@ -105,6 +107,7 @@ struct outcome {
     bool host_known        = true;
     std::int64_t headroom  = 0;
     double compute_s = 0, comm_s = 0, offload_s = 0, step_s = 0, tokens_per_s = 0;
+    double host_s = 0, dequant_s = 0; ///< issuing the kernels; a QLoRA base's dequantization
     std::uint64_t tokens_per_step = 0;
     /// GPU-seconds per token: proportional to the cost per token on any one row.
     [[nodiscard]] double gpu_seconds_per_token() const {
@@ -156,7 +159,14 @@ struct row_search {
         // ---- speed
         const std::uint64_t per_device = base.seq * base.micro_batch;
         o.tokens_per_step              = per_device * c.gpus;
-        o.compute_s                    = train_compute_seconds(o.est.flops_per_token, per_device, flops);
+        const double fpt               = o.est.flops_per_token + train_attention_flops_per_token(m, base.seq, c.ckpt);
+        o.compute_s                    = train_compute_seconds(fpt, per_device, flops);
+        if (!pl.cpu && o.compute_s > 0) {
+            // CUDA (and MPS) launch asynchronously: the device waits on the host when issuing the
+            // layers' kernels takes longer than running them (short sequences, small batches).
+            o.dequant_s = train_dequant_seconds(m, q, c.ckpt, pl.device_bandwidth);
+            o.host_s    = train_host_seconds(m, q, c.ckpt);
+        }
         if (c.nodes > 1 || (pl.pcie_only && c.gpus > 1)) {
             // Bytes through each GPU's link a step: ZeRO-3 gathers the 16-bit weights twice and
             // reduce-scatters the gradients; DDP and ZeRO-1/2 all-reduce the gradients (2 passes).
@@ -180,7 +190,7 @@ struct row_search {
                 P * offload_adam_bytes_per_param / pl.host_bandwidth + P / c.gpus * 4.0 / offload_pcie_bytes_per_s;
         }
         if (o.compute_s > 0) {
-            o.step_s       = std::max(o.compute_s, o.comm_s) + o.offload_s;
+            o.step_s       = std::max({o.host_s, o.compute_s, o.comm_s}) + o.dequant_s + o.offload_s;
             o.tokens_per_s = static_cast<double>(o.tokens_per_step) / o.step_s;
         }
         return o;
@@ -318,7 +328,7 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
     t.tokens_per_step    = o.tokens_per_step;
     t.step_seconds       = o.step_s;
     t.train_tokens_per_s = o.tokens_per_s;
-    t.comm_bound         = o.comm_s > o.compute_s;
+    t.comm_bound         = o.comm_s > std::max(o.host_s, o.compute_s);
     if (o.tokens_per_s > 0) t.run_hours = static_cast<double>(train_tokens) / o.tokens_per_s / 3600.0;
 
     // ---- memory
@@ -372,6 +382,13 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
                         : o.cfg.gpus == 1 ? "GPU"
                                           : "GPUs",
                         s.flops / 1e12, o.tokens_per_s));
+        if (o.host_s > o.compute_s && o.host_s >= o.comm_s)
+            c.reasons.push_back(fmt::format(
+                "host-bound: issuing {} layers' kernels takes {:.3f} s a step ({:.1f} ms a layer, {}) against "
+                "{:.3f} s of GPU work; a longer --seq or a larger --micro-batch costs little more time",
+                m.n_layer, o.host_s, o.host_s / std::max(1u, m.n_layer) * 1e3, p.trainer, o.compute_s));
+        if (o.dequant_s > 0)
+            c.reasons.push_back(fmt::format("dequantizing the quantized base adds {:.3f} s a step", o.dequant_s));
         if (t.comm_bound)
             c.reasons.push_back(fmt::format(
                 "communication-bound: {} takes {:.2f} s a step against {:.2f} s of compute ({} at {:.0f}%); a larger "
@@ -414,6 +431,31 @@ double train_device_flops(const device_spec& d) {
 double train_compute_seconds(double flops_per_token, std::uint64_t tokens_per_device, double device_flops) {
     if (device_flops <= 0) return 0;
     return flops_per_token * static_cast<double>(tokens_per_device) / device_flops;
+}
+
+double train_attention_flops_per_token(const model_desc& m, std::uint64_t seq, bool recompute) {
+    double per_token = 0;
+    for (const auto& l : m.layers) {
+        if (l.attn == attn_kind::none || l.attn_linear) continue;
+        double context = static_cast<double>(seq) / 2.0;
+        if (l.n_swa > 0) context = std::min(context, static_cast<double>(l.n_swa));
+        per_token += 2.0 * l.n_head * (static_cast<double>(l.head_dim_k) + l.head_dim_v) * context;
+    }
+    return per_token * (3.0 + (recompute ? 1.0 : 0.0)); // forward, backward 2x, recomputed forward
+}
+
+double train_host_seconds(const model_desc& m, const training_params& p, bool recompute) {
+    const trainer_profile* t = find_trainer(p.trainer);
+    if (!t) return 0;
+    return m.n_layer * t->host_s_per_layer * (recompute ? 1.0 : host_share_without_recompute);
+}
+
+double train_dequant_seconds(const model_desc& m, const training_params& p, bool recompute, double memory_bytes_per_s) {
+    if (p.method != train_method::qlora || memory_bytes_per_s <= 0) return 0;
+    const param_counts pc       = count_params(m);
+    const std::uint64_t lm_head = m.tied_embd ? 0 : m.n_vocab * m.n_embd;
+    const double quantized      = static_cast<double>(pc.total - std::min(pc.total, pc.embedding + lm_head));
+    return quantized * dequant_bytes_per_param_per_pass * (recompute ? 3.0 : 2.0) / memory_bytes_per_s;
 }
 
 plan_result make_train_plan(const model_desc& m, const training_params& p,

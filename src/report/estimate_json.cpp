@@ -92,7 +92,7 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
 
 static nlohmann::json band_to_json(const memory_band& b) {
     nlohmann::json j;
-    LLMPLAN_JSON_MEMBERS(j, b, kind, low, high, cases, text);
+    LLMPLAN_JSON_MEMBERS(j, b, kind, low, high, cases, text, p10, p90);
     return j;
 }
 

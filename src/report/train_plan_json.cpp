@@ -41,14 +41,16 @@ nlohmann::json train_plan_to_json(nlohmann::json estimate, const plan_result& p,
     }
     j["train_tokens"] = train_tokens;
     j["constants"]    = {
-           {"train_mfu_of_dense_peak",        train_mfu_of_dense_peak       },
-           {"mamf_share_of_dense_peak",       mamf_share_of_dense_peak      },
-           {"train_share_of_mamf",            train_share_of_mamf           },
-           {"gpus_per_node",                  gpus_per_node                 },
-           {"inter_node_bytes_per_s_per_gpu", inter_node_bytes_per_s_per_gpu},
-           {"inter_node_link_efficiency",     inter_node_link_efficiency    },
-           {"cpu_core_clock_hz",              cpu_core_clock_hz             },
-           {"cpu_core_flops_per_cycle",       cpu_core_flops_per_cycle      }
+           {"train_mfu_of_dense_peak",          train_mfu_of_dense_peak         },
+           {"mamf_share_of_dense_peak",         mamf_share_of_dense_peak        },
+           {"train_share_of_mamf",              train_share_of_mamf             },
+           {"host_share_without_recompute",     host_share_without_recompute    },
+           {"dequant_bytes_per_param_per_pass", dequant_bytes_per_param_per_pass},
+           {"gpus_per_node",                    gpus_per_node                   },
+           {"inter_node_bytes_per_s_per_gpu",   inter_node_bytes_per_s_per_gpu  },
+           {"inter_node_link_efficiency",       inter_node_link_efficiency      },
+           {"cpu_core_clock_hz",                cpu_core_clock_hz               },
+           {"cpu_core_flops_per_cycle",         cpu_core_flops_per_cycle        }
     };
     return j;
 }

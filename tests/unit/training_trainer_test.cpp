@@ -255,8 +255,21 @@ TEST(TrainingCli, TrainerBandAndFitInJson) {
     EXPECT_EQ(j["workload"]["trainer"], "unsloth");
     EXPECT_EQ(j["trainer"]["loss"], "linear"); // Cut Cross-Entropy (unsloth since 2024.12)
     EXPECT_DOUBLE_EQ(j["trainer"]["lora_dropout"].get<double>(), 0.1);
-    EXPECT_TRUE(j["band"].is_object());
+    // The band of "lora, 1 GPU" (50 dev cases, src/estimate/training_bands.inc): the extremes hold the
+    // middle 8 in 10, and the text gives both.
+    const auto& band = j["band"];
+    ASSERT_TRUE(band.is_object());
+    EXPECT_EQ(band["kind"], "lora, 1 GPU");
+    EXPECT_LE(band["low"].get<double>(), band["p10"].get<double>());
+    EXPECT_LT(band["p10"].get<double>(), band["p90"].get<double>());
+    EXPECT_LE(band["p90"].get<double>(), band["high"].get<double>());
+    EXPECT_NE(band["text"].get<std::string>().find("; the middle 8 in 10: "), std::string::npos);
     EXPECT_GT(j["fit"]["max_seq"].get<std::uint64_t>(), 2048u);
+    // Under 10 runs of a kind (full on several GPUs: 3) only the extremes are said.
+    const auto few = nlohmann::json::parse(
+        test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --method full --gpus 2 --json").out);
+    EXPECT_LT(few["band"]["cases"].get<int>(), 10);
+    EXPECT_EQ(few["band"]["text"].get<std::string>().find("middle"), std::string::npos);
     EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --trainer nope --json").status, 2);
     EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --loss half --json").status, 2);
     EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --lora-dropout x --json").status, 2);
