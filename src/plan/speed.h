@@ -4,7 +4,8 @@
 // its depth) over the share of peak bandwidth the engine's kernels reach on that memory
 // (decode_bandwidth_efficiency), plus a fixed overhead per layer / per step (decode_overhead) that
 // dominates small models on fast GPUs. Prefill: FLOPs over the engine's share of the chip's matmul
-// rate, attention growing with the prompt (prefill_tokens_per_s). The constants are fitted on
+// rate, attention growing with the prompt (prefill_tokens_per_s); a llama.cpp layer split over N GPUs
+// overlaps the prompt's micro-batches (llamacpp_pipeline_speedup). The constants are fitted on
 // ../shared/speed_truth (llama.cpp on 13 NVIDIA cards and 15 Apple chips; vLLM on A100) with
 // bench/speed_mech_fit.py; speed.cpp gives each value with its data.
 //
