@@ -44,11 +44,33 @@ NOTES = """\
   host memory, read from the memory-mapped file; llama-bench feeds random token ids). A property of
   that machine on that day, not of the chip, engine or dtype, so it is not modelled; these 16 rows
   stay over25.
-- llama.cpp with layers split over N GPUs (`-sm layer`, every layer offloaded): prompt micro-batches
-  overlap across GPUs (pipeline parallelism, GGML_SCHED_MAX_COPIES = 4 in flight). Measured on the
-  multi-GPU rows: 8B prompts speed up as U x P / (U + P - 1) (U micro-batches of 512, P <= 4 stages)
-  times ~0.85, but 70B Q4_K_M on 4 GPUs gains only 1.0-1.8x. Not modelled (llmplan answers the one-GPU
-  rate, erring slow); most such rows map to a one-GPU catalog row anyway.
+- llama.cpp with layers split over N GPUs (`-sm layer`, every layer offloaded, one node): prompt
+  micro-batches overlap across GPUs (pipeline parallelism: llama-context.cpp turns it on for more
+  than one device with every layer offloaded, split mode layer and the KV cache offloaded; ggml's
+  scheduler keeps GGML_SCHED_MAX_COPIES = 4 micro-batches in flight). Modelled
+  (llamacpp_pipeline_speedup, src/plan/speed.h): U = ceil(prompt / n_ubatch) micro-batches take one
+  GPU's time for the first plus (U - 1) / (min(N, 4) x 0.75) for the rest; 0.75 fitted on the 112
+  Llama-3 8B multi-GPU rows against the same GPU's one-GPU row (median -1%). Prefill rows where the
+  plan holds the model on N > 1 GPUs (94): within 25% 36.2% -> 59.6%, median error -31.0% -> -0.1%.
+  Left: 70B Q4_K_M on 4 GPUs gains only 1.0-1.8x over one GPU (and 2 x RTX 4090 = 4 x RTX 4090
+  within 1%), where 70B F16 on 4 GPUs pipelines like the 8B: cause not found, these rows now err
+  fast (median +12%). And 96 rows were measured on 2-8 GPUs but map to a one-GPU catalog row where
+  the model fits one GPU: score_speed.py passes no GPU count, so the plan answers one GPU's rate
+  (median -31.5%, unchanged).
+- llama.cpp single-GPU prefill by card (8B pp512, TFLOPS reached = 2 x 8.03e9 x tokens/s): F16 on
+  GeForce reaches 0.45-0.59 of the FP16-accumulate peak (RTX 4080 115 TFLOPS, above its 97.5
+  FP32-accumulate peak: cuBLAS runs CUBLAS_COMPUTE_16F), but the Ada workstation cards of the same
+  AD102 die reach far less (RTX 6000 Ada 107 TFLOPS at 300 W where the RTX 4090 makes 150 at 450 W;
+  L40S Q4_K_M 97): sustained tensor work is held by the board's power limit, about 0.33-0.36
+  TFLOPS/W on Ada, 0.20-0.24 on Ampere GDDR6/6X (Samsung 8 nm), 0.41 on A100 PCIe and 0.49 on H100
+  PCIe. Not modelled (it would take a FLOPs-per-watt per architecture): Ada workstation rows err
+  +26% to +60%, Ampere GeForce -13% to -33%.
+- Q4_K_M vs F16 prefill on one GPU (May 2024 builds 2795-2843): ggml-cuda then multiplied
+  quantized weights at prompt batch sizes by dequantizing each matrix to FP16 in a scratch buffer
+  and calling FP16 cuBLAS (llama.cpp PR 8075, 2024-06-23, "CUDA: use MMQ instead of cuBLAS by
+  default", made the int8 MMQ kernels the default on GPUs with int8 tensor cores afterwards),
+  so every 512-token micro-batch also writes and reads 2 bytes a weight: Q4_K_M reaches 0.75-0.91
+  of F16's rate. Modelled as the two shares (0.35 quantized, 0.42 F16), not as those bytes.
 - vLLM 0.4.2 (qwen2_speed_tables) falls back from CUDA graphs to eager mode when the context passes
   max_seq_len_to_capture (8192): 0.5B and 1.5B lose ~0.2 ms a layer a step at 14k-30k inputs. vLLM
   0.6.3 (qwen25_speed_tables) shows no such loss at the same inputs, and V1 has no such limit: not

@@ -415,6 +415,15 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     return seconds > 0 ? 1.0 / seconds : 0;
 }
 
+double llamacpp_pipeline_speedup(std::uint64_t prompt, std::uint64_t n_ubatch, unsigned gpus) {
+    if (gpus < 2 || prompt == 0 || n_ubatch == 0) return 1.0;
+    const double ubatches  = static_cast<double>((prompt + n_ubatch - 1) / n_ubatch);
+    const double in_flight = static_cast<double>(std::min(gpus, llamacpp_sched_max_copies));
+    // In units of one micro-batch's time through the whole model on one GPU.
+    const double pipelined = 1.0 + (ubatches - 1.0) / (in_flight * llamacpp_pipeline_overlap);
+    return std::max(1.0, ubatches / pipelined);
+}
+
 chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
     chip_rates c;
     c.efficiency   = decode_bandwidth_efficiency(e, memory_class_of(d, where));

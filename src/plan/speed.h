@@ -4,7 +4,8 @@
 // its depth) over the share of peak bandwidth the engine's kernels reach on that memory
 // (decode_bandwidth_efficiency), plus a fixed overhead per layer / per step (decode_overhead) that
 // dominates small models on fast GPUs. Prefill: FLOPs over the engine's share of the chip's matmul
-// rate, attention growing with the prompt (prefill_tokens_per_s). The constants are fitted on
+// rate, attention growing with the prompt (prefill_tokens_per_s); a llama.cpp layer split over N GPUs
+// overlaps the prompt's micro-batches (llamacpp_pipeline_speedup). The constants are fitted on
 // ../shared/speed_truth (llama.cpp on 13 NVIDIA cards and 15 Apple chips; vLLM on A100) with
 // bench/speed_mech_fit.py; speed.cpp gives each value with its data.
 //
@@ -152,6 +153,29 @@ double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, do
 /// (prefill_attention_slowdown). 0 when the chip's compute rate is unknown.
 double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
                             unsigned parallel_devices, std::uint64_t prompt);
+
+/// llama.cpp with every layer on N > 1 GPUs split by layer (-sm layer, llama-bench's default):
+/// pipeline parallelism. llama-context.cpp turns it on when there is more than one device, every
+/// layer is offloaded, the split mode is layer and the KV cache is offloaded; the scheduler then keeps
+/// GGML_SCHED_MAX_COPIES = 4 copies of the graph's inputs (ggml-backend.cpp), so up to 4 micro-batches
+/// of n_ubatch tokens are in flight, each on the GPU holding its current layers. A prompt of
+/// U = ceil(prompt / n_ubatch) micro-batches then takes T (the first one passes every GPU in turn:
+/// one GPU's time for the whole model) plus (U - 1) x T / (min(N, 4) x llamacpp_pipeline_overlap)
+/// for the rest; the speedup over one GPU is U x T over that. One micro-batch (pp512) gains nothing.
+/// Returns 1 for one GPU.
+double llamacpp_pipeline_speedup(std::uint64_t prompt, std::uint64_t n_ubatch, unsigned gpus);
+/// Micro-batches in flight at once in ggml's scheduler with pipeline parallelism (GGML_SCHED_MAX_COPIES).
+inline constexpr unsigned llamacpp_sched_max_copies = 4;
+/// Share of the ideal overlap the micro-batches after the first reach: GPUs working at once contend
+/// for the host thread that launches every GPU's kernels and for the copies of activations between
+/// GPUs (ggml-cuda enables peer access only for batches of at most GGML_CUDA_PEER_MAX_BATCH_SIZE =
+/// 128 tokens, so 512-token micro-batches cross through host memory). Fitted (least squares on log
+/// speedup, grid 0.600-1.000) on xiongjiedai_llama3.json: the 112 Llama-3 8B prefill rows on 2, 4, 6
+/// and 8 GPUs against the same GPU's one-GPU row (RTX 3090/4090, A100 PCIe/SXM, H100 PCIe, A40,
+/// A6000, L40S, RTX 4000/5000/6000 Ada; the F16 rows of the two machines the source flags as
+/// stalled left out): 0.75, median error -1%; 4 GPUs: pp512 +0%, pp1024 +2%, pp4096 -2%, pp8192 -5%
+/// of the measured speedups 1.0, 1.5, 2.45, 2.8.
+inline constexpr double llamacpp_pipeline_overlap = 0.75;
 
 /// llama.cpp with offloaded layers (-ngl below n_layer): layers run in turn, so a step reads the GPU
 /// devices' weights and KV at the GPU's share of its bandwidth, then the CPU device's at
