@@ -145,11 +145,22 @@ struct fit_option {
     double decode_tokens_per_s  = 0; ///< 0: unknown
 };
 
+/// What a plan's row is, as the contract's candidates[].kind names it.
+enum class candidate_kind : std::uint8_t {
+    local, ///< this machine
+    gpu,   ///< GPUs bought (a gpus.csv row, or a PC/laptop with a discrete GPU)
+    apple, ///< an Apple silicon machine (unified memory)
+    cpu,   ///< CPU only
+    cloud, ///< a rented instance
+};
+/// "local", "gpu", "apple", "cpu", "cloud".
+std::string_view name(candidate_kind k);
+
 struct plan_candidate {
     std::string hardware;
-    std::string kind;                   ///< "local" | "gpu" | "apple" | "cpu" | "cloud"
-    unsigned count = 1;                 ///< accelerators in all (GPU rows and GPU instances), else 1
-    unsigned nodes = 1;                 ///< machines the plan spans (pipeline stages across nodes)
+    candidate_kind kind = candidate_kind::gpu;
+    unsigned count      = 1;            ///< accelerators in all (GPU rows and GPU instances), else 1
+    unsigned nodes      = 1;            ///< machines the plan spans (pipeline stages across nodes)
     std::optional<device_kind> runs_on; ///< where an inference plan runs the model (runs_on_name); unset for training
     bool fits                   = false;
     std::int64_t headroom_bytes = 0; ///< device memory - per-device total (negative: short by)

@@ -14,7 +14,8 @@ namespace llmplan {
 enum class loss_impl : std::uint8_t {
     full,    ///< the whole [tokens, vocab] logits, upcast to fp32 for cross-entropy (transformers)
     chunked, ///< the output projection and cross-entropy a chunk of tokens at a time (torchtune, LitGPT)
-    fused,   ///< a fused kernel over 16-bit logits, gradient written in place (unsloth)
+    fused,   ///< a fused kernel over 16-bit logits, gradient written in place (unsloth before 2024.12)
+    linear,  ///< output projection and loss in one kernel, logits never whole (Cut Cross-Entropy: unsloth)
 };
 
 /// How torch.optim.AdamW's step allocates.
@@ -38,8 +39,12 @@ struct trainer_profile {
     double lora_dropout;      ///< the recipes' LoRA dropout (> 0 keeps a dropped-out input copy)
     bool fp32_adapters;       ///< PEFT autocast_adapter_dtype: adapters in fp32 even in pure bf16
     bool offload_checkpoints; ///< checkpointed layer inputs kept in host RAM (unsloth)
-    batch_lengths lengths;    ///< dynamic padding (variable) or packed/padded (fixed)
-    bool deepspeed_zero;      ///< --zero means DeepSpeed ZeRO (buckets); else FSDP sharding
+    /// LoRA through the trainer's own autograd functions when lora_dropout is 0 (unsloth fast_lora.py
+    /// LoRA_QKV, LoRA_MLP, LoRA_W): they save the module input once and cast the adapters to its
+    /// dtype (matmul_lora `A.to(dtype)`), so no per-module copy of the input is kept.
+    bool own_lora_kernels;
+    batch_lengths lengths; ///< dynamic padding (variable) or packed/padded (fixed)
+    bool deepspeed_zero;   ///< --zero means DeepSpeed ZeRO (buckets); else FSDP sharding
     /// FSDP wraps only the decoder layers, so the embeddings, final norm and lm_head are the root unit,
     /// gathered from the forward's start to the backward's end; false: they are units of their own.
     bool fsdp_root_gathered;

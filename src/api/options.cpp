@@ -80,7 +80,7 @@ constexpr std::array rows = {
     option_spec{id::offload_optimizer, "offload-optimizer", k::choice, "on off", "off", "optimizer state in CPU RAM (ZeRO-Offload)", E | P, 0, t::train},
     option_spec{id::trainer, "trainer", k::text, "hf trl axolotl llama-factory ms-swift unsloth torchtune litgpt deepspeed fsdp", "hf", "the training framework and its habits, a row of trainer_table()", E | P, 0, t::train},
     option_spec{id::lora_dropout, "lora-dropout", k::number, "", "the trainer's", "LoRA dropout p, 0 <= p < 1", E | P, 0, t::train},
-    option_spec{id::loss, "loss", k::choice, "full chunked fused", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
+    option_spec{id::loss, "loss", k::choice, "full chunked fused linear", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
     option_spec{id::optimizer_in_backward, "optimizer-in-backward", k::choice, "on off", "the trainer's", "optimizer step fused into the backward pass", E | P, 0, t::train},
     option_spec{id::batch_lengths, "batch-lengths", k::choice, "variable fixed", "the trainer's", "variable (dynamic padding) or fixed (packed or padded)", E | P, 0, t::train},
     option_spec{id::train_tokens, "train-tokens", k::count, "", "100M", "tokens the run trains on, e.g. 100M, 2B, 5e8", P, 0, t::train},

@@ -285,11 +285,11 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         t.overrides.lora_dropout = v.d;
         break;
     case id::loss:
-        t.overrides.loss = pick<loss_impl>(
-            v.text, {
-                        {"full",    loss_impl::full   },
-                        {"chunked", loss_impl::chunked},
-                        {"fused",   loss_impl::fused  }
+        t.overrides.loss = pick<loss_impl>(v.text, {
+                                                       {"full",    loss_impl::full   },
+                                                       {"chunked", loss_impl::chunked},
+                                                       {"fused",   loss_impl::fused  },
+                                                       {"linear",  loss_impl::linear }
         });
         break;
     case id::optimizer_in_backward:

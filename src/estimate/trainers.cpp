@@ -11,9 +11,14 @@
 //  - llama-factory: Trainer + PEFT but its own model preparation (no fp32 upcast unless
 //    upcast_layernorm/upcast_lmhead_output are set) and lora_dropout 0 by default (FinetuningArguments).
 //  - ms-swift: Trainer + its own LoRA tuner, no k-bit upcast (swift/llm/sft.py, 1.x), lora_dropout 0.05.
-//  - unsloth: Triton kernels (RMSNorm, SwiGLU, RoPE), a fused cross-entropy that writes the gradient
-//    into the 16-bit logits, use_gradient_checkpointing="unsloth" offloads the checkpointed layer
-//    inputs to host RAM, lora_dropout 0 (the fast path), no fp32 upcast of the base.
+//  - unsloth: Triton kernels (RMSNorm, SwiGLU, RoPE), Apple's Cut Cross-Entropy since 2024.12
+//    (unsloth_zoo loss_utils fused_linear_cross_entropy, UNSLOTH_ENABLE_CCE default "1": the logits
+//    are never whole; before it, a Triton cross-entropy writing the gradient into the 16-bit logits:
+//    --loss fused), use_gradient_checkpointing="unsloth" offloads the checkpointed layer
+//    inputs to host RAM, lora_dropout 0 (the fast path), no fp32 upcast of the base. At dropout 0 its
+//    LoRA layers run as its own autograd functions (kernels/fast_lora.py LoRA_QKV, LoRA_MLP, LoRA_W):
+//    they save X once per group and cast A, B to X's dtype, so no per-module input copy (own_lora);
+//    with dropout > 0 unsloth leaves the LoRA matrices to PEFT's forward.
 //  - torchtune: pure bf16, compiled kernels, CEWithChunkedOutputLoss (8 chunks), AdamW(fused=True),
 //    optimizer_in_bwd in the single-device full recipes, lora_dropout 0.0, FSDP2 for several GPUs.
 //  - litgpt: Fabric bf16-true, chunked cross-entropy (lm_head_chunk_size 128), torch AdamW (foreach),
@@ -47,19 +52,19 @@ using enum batch_lengths;
 
 // clang-format off
 constexpr std::array<trainer_profile, 10> table{{
-//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck lengths   ds     root   host_s
-    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true, 5e-3},
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true, 5e-3},
-    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, true,  true, 5e-3},
-    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  variable, true,  true, 5e-3},
-    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  variable, true,  true, 5e-3},
-    {"unsloth",       "unsloth (Triton kernels, fused cross-entropy, offloaded checkpoints)",
-                                                                                  foreach_temps, false, false, fused,   true,  0.0,    true,   true,   variable, true,  true, 5e-3},
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3},
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"unsloth",       "unsloth (Triton kernels, Cut Cross-Entropy, offloaded checkpoints)",
+                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3},
     {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
-                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  variable, false, false, 5e-3},
-    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  variable, false, true, 5e-3},
-    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  variable, true,  true, 5e-3},
-    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  variable, false, true, 5e-3},
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3},
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3},
 }};
 // clang-format on
 
@@ -89,7 +94,8 @@ std::string_view to_string(loss_impl l) {
     static constexpr detail::enum_name_row<k> names[] = {
         {k::full,    "full"   },
         {k::chunked, "chunked"},
-        {k::fused,   "fused"  }
+        {k::fused,   "fused"  },
+        {k::linear,  "linear" }
     };
     return detail::name_in(names, l, "full");
 }

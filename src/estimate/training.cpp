@@ -239,8 +239,17 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     const std::uint64_t shard_grad = (N > 1 && p.zero_stage >= 2) ? N : 1;
     const std::uint64_t shard_w    = (N > 1 && p.zero_stage >= 3) ? N : 1;
 
+    // A VLM's vision tower (m.vision: encoder + projector, src/model/vision.cpp) is loaded with the model
+    // and frozen by the recipes' defaults (Qwen-VL finetune.py fix_vit=True; LLaVA trains only the
+    // projector and the LM): its weights at the checkpoint's 16-bit dtype (fp32 when training in fp32 or
+    // after a k-bit upcast, which turns every non-quantized parameter to fp32), no gradient, no optimizer
+    // state; the frozen encoder keeps no activation for backward (neither its inputs nor its
+    // parameters need a gradient).
+    const std::uint64_t tower_b = p.precision == train_precision::fp32 || upcast_bytes > 0 ? 4 : 2;
+    const std::uint64_t tower   = m.vision.n_layer > 0 ? m.vision.n_params * tower_b : 0;
+
     memory_parts g;
-    g.weights        = ceil_div(full ? full_bytes : base_bytes + upcast_bytes, shard_w);
+    g.weights        = ceil_div((full ? full_bytes : base_bytes + upcast_bytes) + tower, shard_w);
     g.adapters       = full ? 0 : ceil_div(P * param_b, shard_w);
     g.gradients      = ceil_div(P * grad_b, shard_grad);
     g.optimizer      = ceil_div(opt_total, shard_opt);
@@ -417,11 +426,10 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
     note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
-    // The training estimate sizes the language model only; a VLM's vision tower (m.vision, src/model/
-    // vision.cpp) is said to be left out rather than silently dropped.
-    if (m.vision.n_layer > 0)
-        note("not counted: the vision tower (" + two_decimals(static_cast<double>(m.vision.n_params) / 1e9) +
-             " B params: its weights, gradients if trained, and an image's activations); the language model only");
+    if (tower > 0)
+        note("vision tower frozen (" + two_decimals(static_cast<double>(m.vision.n_params) / 1e9) + " B params, " +
+             gib_text(static_cast<double>(tower), 2) +
+             " in weights): no gradient, state or kept activation; an image's tokens count in --seq");
     if (p.zero_stage > 0 && N == 1)
         note("ZeRO stage " + std::to_string(p.zero_stage) + " on one GPU shards over a single rank" +
              (p.offload_optimizer ? "; the offload still applies" : ""));

@@ -87,7 +87,9 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // back to 16-bit and that 16-bit copy is what lora_A keeps, dropout or not; without autocast (pure
     // bf16) lora_A runs in fp32 and keeps the fp32 copy (4 bytes). 16-bit adapters with p = 0 keep x
     // itself (nothing new).
-    if (lora != nullptr) {
+    // unsloth's own LoRA kernels (taken at dropout 0) save the module input once and cast the adapters
+    // to its dtype: no copy at all (fast_lora.py LoRA_QKV/LoRA_MLP/LoRA_W, matmul_lora `A.to(dtype)`).
+    if (lora != nullptr && !(h.row->own_lora_kernels && h.lora_dropout == 0)) {
         const bool dropout  = h.lora_dropout > 0;
         const bool recast   = h.row->fp32_adapters && act_b == 2;
         const bool autocast = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
@@ -126,6 +128,12 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // unsloth's Fast_CrossEntropyLoss: 16-bit logits, a fp32 logsumexp per token, the gradient
         // written into the logits in place.
         a.logits_peak_bytes = logit_elems * act_b + tokens * 4;
+        break;
+    case loss_impl::linear:
+        // Cut Cross-Entropy (unsloth_zoo loss_utils fused_linear_cross_entropy, on by default:
+        // UNSLOTH_ENABLE_CCE=1): the output projection and the loss run block by block in one kernel,
+        // forward and backward; what stays is the fp32 logsumexp of each token.
+        a.logits_peak_bytes = tokens * 4;
         break;
     }
 

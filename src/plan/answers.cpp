@@ -36,6 +36,10 @@ std::string gib(std::int64_t bytes) {
 
 } // namespace
 
+std::string_view name(candidate_kind k) {
+    static constexpr std::array<std::string_view, 5> names = {"local", "gpu", "apple", "cpu", "cloud"};
+    return names[static_cast<std::size_t>(k)];
+}
 std::string_view name(answer_kind k) {
     return kind_names[static_cast<std::size_t>(k)];
 }

@@ -15,7 +15,7 @@ std::optional<cpu_or_gpu_answer> cpu_or_gpu(const std::vector<plan_candidate>& c
         if (c.runs_on == device_kind::cpu) {
             // A CPU row without a price cannot be weighed against a GPU (and the unpriced rows are the
             // big server and Apple parts): the answer rests on CPUs one can price, and this machine.
-            if (!c.cost_per_hour_usd && c.kind != "local") continue;
+            if (!c.cost_per_hour_usd && c.kind != candidate_kind::local) continue;
             if (!cpu || c.decode_tokens_per_s > cpu->decode_tokens_per_s) cpu = &c;
             if (!cpu_fast && c.meets_speed) cpu_fast = &c;
         } else if (!gpu && c.meets_speed) {

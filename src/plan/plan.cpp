@@ -18,8 +18,8 @@ namespace {
 
 /// How one candidate is run: the estimate's device, memory per device, GPUs to try.
 struct placement {
-    std::string kind;
-    device_kind device = device_kind::cuda;
+    candidate_kind kind = candidate_kind::gpu;
+    device_kind device  = device_kind::cuda;
     std::optional<std::uint64_t> memory_bytes; ///< per device; empty: not in the table
     std::optional<std::uint64_t> bandwidth;
     std::vector<unsigned> counts; ///< GPU counts to try, fewest first
@@ -27,16 +27,16 @@ struct placement {
 
 placement place(const device_spec& d) {
     placement pl;
-    auto as_cpu = [&](std::string kind) {
-        pl.kind         = std::move(kind);
+    auto as_cpu = [&](candidate_kind kind) {
+        pl.kind         = kind;
         pl.device       = device_kind::cpu;
         pl.memory_bytes = d.host_memory_bytes;
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
         pl.counts = {1};
     };
-    auto as_gpu = [&](std::string kind, std::vector<unsigned> counts) {
-        pl.kind         = std::move(kind);
+    auto as_gpu = [&](candidate_kind kind, std::vector<unsigned> counts) {
+        pl.kind         = kind;
         pl.device       = d.unified_memory ? device_kind::metal : device_kind::cuda;
         pl.memory_bytes = d.memory_bytes;
         pl.bandwidth    = d.memory_bandwidth_bytes_per_s;
@@ -44,31 +44,31 @@ placement place(const device_spec& d) {
     };
     switch (d.kind) {
     case hardware_kind::gpu:
-        as_gpu("gpu", {1, 2, 4, 8});
+        as_gpu(candidate_kind::gpu, {1, 2, 4, 8});
         break;
     case hardware_kind::apple:
-        as_gpu("apple", {1});
+        as_gpu(candidate_kind::apple, {1});
         break;
     case hardware_kind::cpu:
-        as_cpu("cpu");
+        as_cpu(candidate_kind::cpu);
         break;
     case hardware_kind::laptop:
         if (d.has_accelerator())
-            as_gpu(d.unified_memory ? "apple" : "gpu", {d.gpu_count});
+            as_gpu(d.unified_memory ? candidate_kind::apple : candidate_kind::gpu, {d.gpu_count});
         else
-            as_cpu("cpu");
+            as_cpu(candidate_kind::cpu);
         break;
     case hardware_kind::cloud:
         if (d.has_accelerator())
-            as_gpu("cloud", {d.gpu_count});
+            as_gpu(candidate_kind::cloud, {d.gpu_count});
         else
-            as_cpu("cloud");
+            as_cpu(candidate_kind::cloud);
         break;
     case hardware_kind::local:
         if (d.has_accelerator())
-            as_gpu("local", {d.gpu_count});
+            as_gpu(candidate_kind::local, {d.gpu_count});
         else
-            as_cpu("local");
+            as_cpu(candidate_kind::local);
         break;
     }
     return pl;
@@ -79,7 +79,7 @@ std::vector<std::pair<unsigned, unsigned>> attempts(const device_spec& d, const 
     std::vector<std::pair<unsigned, unsigned>> out;
     for (unsigned n : pl.counts)
         out.emplace_back(n, 1);
-    if (pl.device == device_kind::cpu || pl.kind == "apple") return out;
+    if (pl.device == device_kind::cpu || pl.kind == candidate_kind::apple) return out;
     // Nodes of 8 are servers; consumer and workstation cards stop at one box of up to 8.
     if (detail::is_server_gpu(d))
         for (unsigned nodes = 2; nodes <= max_nodes; nodes *= 2)
@@ -185,7 +185,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     // --gpus N asks for at least N GPUs: a row that places GPUs starts its counts there (a Mac or a CPU
     // has one device whatever is asked).
     auto counts = attempts(d, pl, o.max_nodes);
-    if (base.gpus > 1 && pl.device != device_kind::cpu && pl.kind != "apple")
+    if (base.gpus > 1 && pl.device != device_kind::cpu && pl.kind != candidate_kind::apple)
         std::erase_if(counts, [&](const auto& a) { return a.first < base.gpus; });
     if (counts.empty()) {
         c.reasons.push_back(fmt::format("cannot hold {} GPUs (--gpus)", base.gpus));
@@ -396,7 +396,7 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
     const plan_candidate* pick = nullptr;
     std::string because;
     for (const auto& c : r.candidates)
-        if (c.kind == "local" && c.fits && c.meets_speed) {
+        if (c.kind == candidate_kind::local && c.fits && c.meets_speed) {
             pick    = &c;
             because = fmt::format("this machine already runs it at {:.0f} tokens/s: nothing to buy or rent",
                                   c.decode_tokens_per_s);

@@ -25,9 +25,9 @@ bool is_cpu_row(const device_spec& d) {
 
 /// How one candidate may train: its memory, the GPU counts to try, whether it can be a node of many.
 struct train_place {
-    std::string kind;
-    bool cpu   = false;
-    bool apple = false;                        ///< PyTorch MPS: no DeepSpeed, no NCCL
+    candidate_kind kind = candidate_kind::gpu;
+    bool cpu            = false;
+    bool apple          = false;               ///< PyTorch MPS: no DeepSpeed, no NCCL
     std::optional<std::uint64_t> memory_bytes; ///< per GPU; a CPU row: RAM
     std::optional<std::uint64_t> host_bytes;   ///< host RAM, for an offloaded optimizer
     double host_bandwidth   = offload_host_bytes_per_s_default;
@@ -44,10 +44,9 @@ train_place place_for_training(const device_spec& d) {
         pl.host_bandwidth = static_cast<double>(*d.host_memory_bandwidth_bytes_per_s);
     pl.host_bytes = d.host_memory_bytes;
     if (is_cpu_row(d)) {
-        pl.kind         = d.kind == hardware_kind::cpu     ? "cpu"
-                          : d.kind == hardware_kind::cloud ? "cloud"
-                          : d.kind == hardware_kind::local ? "local"
-                                                           : "cpu";
+        pl.kind         = d.kind == hardware_kind::cloud   ? candidate_kind::cloud
+                          : d.kind == hardware_kind::local ? candidate_kind::local
+                                                           : candidate_kind::cpu;
         pl.cpu          = true;
         pl.memory_bytes = d.host_memory_bytes;
         pl.counts       = {1};
@@ -58,7 +57,7 @@ train_place place_for_training(const device_spec& d) {
     if (d.memory_bandwidth_bytes_per_s) pl.device_bandwidth = static_cast<double>(*d.memory_bandwidth_bytes_per_s);
     switch (d.kind) {
     case hardware_kind::gpu:
-        pl.kind   = "gpu";
+        pl.kind   = candidate_kind::gpu;
         pl.counts = {1, 2, 4, 8};
         // Datacenter boards come 8 to a node with NVLink and fast NICs; consumer cards do not.
         if (detail::is_server_gpu(d))
@@ -67,23 +66,23 @@ train_place place_for_training(const device_spec& d) {
             pl.pcie_only = true;
         break;
     case hardware_kind::apple:
-        pl.kind   = "apple";
+        pl.kind   = candidate_kind::apple;
         pl.counts = {1};
         break;
     case hardware_kind::laptop:
-        pl.kind               = d.unified_memory ? "apple" : "gpu";
+        pl.kind               = d.unified_memory ? candidate_kind::apple : candidate_kind::gpu;
         pl.counts             = {std::max(1u, d.gpu_count)};
         pl.counts_are_machine = true;
         break;
     case hardware_kind::cloud:
-        pl.kind               = "cloud";
+        pl.kind               = candidate_kind::cloud;
         pl.counts             = {std::max(1u, d.gpu_count)};
         pl.counts_are_machine = true;
         // Instances of 8 GPUs are the ones built to be clustered (EFA / InfiniBand).
         if (d.gpu_count >= gpus_per_node) pl.per_node = d.gpu_count;
         break;
     case hardware_kind::local:
-        pl.kind               = "local";
+        pl.kind               = candidate_kind::local;
         pl.counts             = {std::max(1u, d.gpu_count)};
         pl.counts_are_machine = true;
         break;

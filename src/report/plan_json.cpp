@@ -74,8 +74,9 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         for (const auto& [engine, line] : c.launch)
             launch[engine] = line;
         nlohmann::json row;
-        LLMPLAN_JSON_MEMBERS(row, c, hardware, kind, count, fits, headroom_bytes, reasons, cost_per_hour_usd,
+        LLMPLAN_JSON_MEMBERS(row, c, hardware, count, fits, headroom_bytes, reasons, cost_per_hour_usd,
                              cost_per_million_tokens_usd, nodes, meets_speed, power_w);
+        row["kind"]                 = name(c.kind);
         row["decode_tokens_per_s"]  = speed_or_null(c.decode_tokens_per_s);
         row["prefill_tokens_per_s"] = speed_or_null(c.prefill_tokens_per_s);
         row["launch"]               = launch;

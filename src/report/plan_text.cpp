@@ -22,16 +22,17 @@ std::string money(const std::optional<double>& v) {
 constexpr std::size_t name_width = 30;
 
 std::string row_text(const plan_candidate& c) {
-    const auto name = wrapped(c.hardware, name_width);
+    const auto lines = wrapped(c.hardware, name_width);
     // an unknown speed (a missing figure) is "-", never 0
     const auto known = [](double v, const char* f) { return v > 0 ? fmt::format(fmt::runtime(f), v) : "-"; };
-    std::string s    = fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8} {:>8} {:>6} {:>7} {:>8}\n", name[0], c.kind,
-                                   c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)),
-                                c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) : "-",
-                                   known(c.prefill_tokens_per_s, "{:.0f}"), known(c.ttft_s, "{:.1f}"),
-                                   money(c.cost_per_hour_usd), money(c.cost_per_million_tokens_usd));
-    for (std::size_t i = 1; i < name.size(); ++i)
-        s += "  " + name[i] + "\n";
+    std::string s =
+        fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8} {:>8} {:>6} {:>7} {:>8}\n", lines[0], name(c.kind),
+                    c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)),
+                    c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) : "-",
+                    known(c.prefill_tokens_per_s, "{:.0f}"), known(c.ttft_s, "{:.1f}"), money(c.cost_per_hour_usd),
+                    money(c.cost_per_million_tokens_usd));
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        s += "  " + lines[i] + "\n";
     return s;
 }
 
@@ -84,7 +85,7 @@ std::string infer_table(const plan_result& p, std::size_t top) {
         s += "nothing in the catalog fits\n";
     }
     for (const auto& c : p.candidates)
-        if (c.kind == "local") {
+        if (c.kind == candidate_kind::local) {
             s += "\nthis machine:\n" + row_text(c) + lines(c.reasons);
             for (const auto& f : c.fit_options)
                 s += fmt::format("  - to fit: {}\n", fit_option_text(f));
@@ -97,7 +98,7 @@ std::string infer_table(const plan_result& p, std::size_t top) {
     // fit, closest first.
     std::size_t shown = 0, rows = 0;
     for (const auto& c : p.candidates) {
-        if (c.kind == "local") continue;
+        if (c.kind == candidate_kind::local) continue;
         ++rows;
         if (shown++ >= top) continue; // --json has all
         s += row_text(c);
@@ -146,14 +147,15 @@ std::string train_table(const plan_result& p, std::uint64_t train_tokens, std::s
         const auto& t    = *c.training;
         const bool timed = t.train_tokens_per_s > 0;
         auto fixed       = [&](double v, int places) { return timed ? fmt::format("{:.{}f}", v, places) : "-"; };
-        const auto name  = wrapped(c.hardware, 24);
-        s += fmt::format("{:<24} {:<5} {:>4} {:>3} {:>4} {:<3} {:>7.1f} {:>7} {:>9} {:>7} {:>7} {:>9}\n", name[0],
-                         c.kind, c.count, t.nodes, std::to_string(t.zero_stage) + (t.offload_optimizer ? "+o" : ""),
-                         c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)), fixed(t.step_seconds, 2),
+        const auto lines = wrapped(c.hardware, 24);
+        s += fmt::format("{:<24} {:<5} {:>4} {:>3} {:>4} {:<3} {:>7.1f} {:>7} {:>9} {:>7} {:>7} {:>9}\n", lines[0],
+                         name(c.kind), c.count, t.nodes,
+                         std::to_string(t.zero_stage) + (t.offload_optimizer ? "+o" : ""), c.fits ? "yes" : "no",
+                         gib(static_cast<double>(c.headroom_bytes)), fixed(t.step_seconds, 2),
                          fixed(t.train_tokens_per_s, 0), fixed(t.run_hours, 1), money(c.cost_per_hour_usd),
                          t.run_cost_usd ? fmt::format("{:.2f}", *t.run_cost_usd) : "-");
-        for (std::size_t i = 1; i < name.size(); ++i)
-            s += "  " + name[i] + "\n";
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            s += "  " + lines[i] + "\n";
     }
     if (!p.recommendation) return s + "\nnothing in the catalog fits\n";
     const auto& rec = p.candidates[p.recommendation->index];

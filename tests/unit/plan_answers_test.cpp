@@ -111,7 +111,7 @@ TEST(plan_answers, kind_keeps_only_rows_of_that_kind) {
     const auto r = make_plan(catalog_model("Qwen/Qwen2.5-7B-Instruct"), llama("q4_k_m"), rows, o);
     ASSERT_FALSE(r.candidates.empty());
     for (const auto& c : r.candidates)
-        EXPECT_EQ(c.kind, "cloud") << c.hardware;
+        EXPECT_EQ(c.kind, candidate_kind::cloud) << c.hardware;
     ASSERT_EQ(r.answers.size(), 1u);
     EXPECT_EQ(r.answers.front().kind, answer_kind::cloud);
 }

@@ -18,11 +18,20 @@ plan_candidate plan_one(const model_desc& m, const inference_params& p, std::str
     return r.candidates.front();
 }
 
+// The contract (candidates[].kind): "local" | "gpu" | "apple" | "cpu" | "cloud", in enum order.
+TEST(Plan, CandidateKindNamesAreTheContracts) {
+    EXPECT_EQ(name(candidate_kind::local), "local");
+    EXPECT_EQ(name(candidate_kind::gpu), "gpu");
+    EXPECT_EQ(name(candidate_kind::apple), "apple");
+    EXPECT_EQ(name(candidate_kind::cpu), "cpu");
+    EXPECT_EQ(name(candidate_kind::cloud), "cloud");
+}
+
 TEST(Plan, SmallModelFitsOn24GBGpu) {
     auto m = load_model("Qwen/Qwen2.5-0.5B");
     ASSERT_TRUE(m.has_value());
     const auto c = plan_one(*m, {}, "RTX 4090");
-    EXPECT_EQ(c.kind, "gpu");
+    EXPECT_EQ(c.kind, candidate_kind::gpu);
     EXPECT_EQ(c.count, 1u);
     EXPECT_TRUE(c.fits);
     // ~1 GiB of bf16 weights plus a 4096-token cache leave most of the 24 GB.

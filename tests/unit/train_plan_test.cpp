@@ -153,7 +153,7 @@ TEST(TrainPlan, CpuIsFarSlowerThanAGpu) {
     const auto cpu = plan_one(m, p, "Ryzen 9 7950X");
     const auto gpu = plan_one(m, p, "H100 SXM 80GB");
     ASSERT_TRUE(cpu.training && gpu.training);
-    EXPECT_EQ(cpu.kind, "cpu");
+    EXPECT_EQ(cpu.kind, candidate_kind::cpu);
     EXPECT_GT(cpu.training->run_hours, 0);
     // 516 TFLOP/s against 0.80 TFLOP/s: 647x per device (the GPU plan uses one GPU for LoRA), more
     // when the CPU row (no RAM figure, so not fitting) is shown at its leanest, with recomputation.

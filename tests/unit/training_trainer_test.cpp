@@ -86,6 +86,43 @@ TEST(TrainingActivations, LoraDropoutKeepsInputCopies) {
               detail::estimate_activations(tiny(), p, *h, nullptr, false).per_layer_saved_bytes);
 }
 
+TEST(TrainingActivations, UnslothLoraKernelsKeepNoInputCopy) {
+    // unsloth at lora_dropout 0 runs LoRA as its own autograd functions (fast_lora.py LoRA_QKV,
+    // LoRA_MLP, LoRA_W): they save X once and cast A, B to X's dtype, so its fp32 adapters add no
+    // copy, where PEFT's forward (hf, same fp32 adapters under autocast) keeps a 16-bit copy of each
+    // adapted input: 1024 input elements x 2 bytes x 16 tokens (tiny(), all-linear).
+    auto lora = detail::plan_lora(tiny(), 16, {"all-linear"});
+    ASSERT_TRUE(lora);
+    auto p = with(train_method::lora, "unsloth");
+    auto h = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes,
+              detail::estimate_activations(tiny(), p, *h, nullptr, false).per_layer_saved_bytes);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).largest_layer_bytes,
+              detail::estimate_activations(tiny(), p, *h, nullptr, false).largest_layer_bytes);
+    // With dropout unsloth leaves the LoRA matrices to PEFT's forward: copy (2) + mask (1) per element.
+    p.overrides.lora_dropout = 0.05;
+    h                        = detail::resolve_habits(p);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, &*lora, false).per_layer_saved_bytes -
+                  detail::estimate_activations(tiny(), p, *h, nullptr, false).per_layer_saved_bytes,
+              1024u * 3u * 16u);
+}
+
+TEST(TrainingActivations, CutCrossEntropyKeepsOneLogsumexpPerToken) {
+    // tiny(): 16 tokens, vocab 100. unsloth's Cut Cross-Entropy (--loss linear) keeps the fp32
+    // logsumexp of each token: 16 x 4 bytes. Its older Triton kernel (--loss fused) keeps the 16-bit
+    // logits and the logsumexp: 16 x 100 x 2 + 16 x 4.
+    auto p = with(train_method::lora, "unsloth");
+    auto h = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->loss, loss_impl::linear);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, nullptr, false).logits_peak_bytes, 16u * 4u);
+    p.overrides.loss = loss_impl::fused;
+    h                = detail::resolve_habits(p);
+    EXPECT_EQ(detail::estimate_activations(tiny(), p, *h, nullptr, false).logits_peak_bytes,
+              16u * 100u * 2u + 16u * 4u);
+}
+
 TEST(TrainerHabits, KbitPreparationUpcastsTheUnquantizedParams) {
     // NF4 base: embeddings 6400 + lm_head 6400 + norms 4*64 + final norm 64 = 13120 elements stay
     // bf16 (26240 bytes); PEFT's prepare_model_for_kbit_training makes them fp32 (+26240).
@@ -216,7 +253,7 @@ TEST(TrainingCli, TrainerBandAndFitInJson) {
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["workload"]["trainer"], "unsloth");
-    EXPECT_EQ(j["trainer"]["loss"], "fused");
+    EXPECT_EQ(j["trainer"]["loss"], "linear"); // Cut Cross-Entropy (unsloth since 2024.12)
     EXPECT_DOUBLE_EQ(j["trainer"]["lora_dropout"].get<double>(), 0.1);
     // The band of "lora, 1 GPU" (50 dev cases, src/estimate/training_bands.inc): the extremes hold the
     // middle 8 in 10, and the text gives both.
