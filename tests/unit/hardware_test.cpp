@@ -53,9 +53,9 @@ TEST(hardware_csv, errors_name_file_and_line) {
 TEST(hardware_catalog, builtin_parses_with_every_row) {
     const auto cat = parse_builtin_hardware();
     ASSERT_TRUE(cat) << cat.error().what();
-    // Row counts of data/hardware/*.csv (SOURCES.md table: 76 + 19 + 19 + 118).
-    EXPECT_EQ(cat->of_kind(hardware_kind::gpu).size() + cat->of_kind(hardware_kind::apple).size(), 76u);
-    EXPECT_EQ(cat->of_kind(hardware_kind::apple).size(), 15u); // Apple M1..M4 rows
+    // Row counts of data/hardware/*.csv (SOURCES.md table: 82 + 19 + 19 + 118).
+    EXPECT_EQ(cat->of_kind(hardware_kind::gpu).size() + cat->of_kind(hardware_kind::apple).size(), 82u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::apple).size(), 16u); // Apple M1..M4 rows and the 30-core M3 Max
     EXPECT_EQ(cat->of_kind(hardware_kind::cpu).size(), 19u);
     EXPECT_EQ(cat->of_kind(hardware_kind::laptop).size(), 19u);
     EXPECT_EQ(cat->of_kind(hardware_kind::cloud).size(), 118u);
