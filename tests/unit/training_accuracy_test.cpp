@@ -171,6 +171,9 @@ std::string bands_inc(const std::map<std::string, band_acc>& bands) {
 std::vector<std::string> trainer_of(const std::string& source) {
     // Qwen's finetune.py pads every sample to model_max_length (fixed lengths), HF Trainer + PEFT.
     if (source == "qwen1_readme_profiling") return {"--trainer", "hf", "--batch-lengths", "fixed"};
+    // Qwen-VL's finetune.py is the same script (preprocess pads every sample to max_len), vision tower
+    // frozen (fix_vit).
+    if (source == "qwen_vl_readme_profiling") return {"--trainer", "hf", "--batch-lengths", "fixed"};
     // swift sft 1.x: HF Trainer, its own LoRA tuner, dynamic padding of cls-fudan-news-zh.
     if (source == "ms_swift_benchmark") return {"--trainer", "ms-swift"};
     // torchtune's README runs: packed samples of 2048 tokens.
