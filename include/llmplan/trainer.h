@@ -71,7 +71,10 @@ struct trainer_overrides {
     std::optional<batch_lengths> lengths;
 };
 
+/// Named by one table each (src/estimate/training_names.cpp), as the options spell them.
 std::string_view to_string(loss_impl l);
 std::string_view to_string(batch_lengths l);
+std::optional<loss_impl> loss_from_name(std::string_view s);
+std::optional<batch_lengths> batch_lengths_from_name(std::string_view s);
 
 } // namespace llmplan

@@ -285,18 +285,13 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         t.overrides.lora_dropout = v.d;
         break;
     case id::loss:
-        t.overrides.loss = pick<loss_impl>(v.text, {
-                                                       {"full",    loss_impl::full   },
-                                                       {"chunked", loss_impl::chunked},
-                                                       {"fused",   loss_impl::fused  },
-                                                       {"linear",  loss_impl::linear }
-        });
+        t.overrides.loss = loss_from_name(v.text);
         break;
     case id::optimizer_in_backward:
         t.overrides.optimizer_in_backward = v.on;
         break;
     case id::batch_lengths:
-        t.overrides.lengths = v.text == "fixed" ? batch_lengths::fixed : batch_lengths::variable;
+        t.overrides.lengths = batch_lengths_from_name(v.text);
         break;
     default:
         break;

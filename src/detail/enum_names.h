@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 namespace llmplan::detail {
@@ -18,6 +19,14 @@ constexpr std::string_view name_in(const enum_name_row<E> (&rows)[N], E e, std::
     for (const auto& r : rows)
         if (r.value == e) return r.name;
     return otherwise;
+}
+
+/// The value whose row is named `name`; nullopt when none is (the reverse of name_in).
+template <class E, std::size_t N>
+constexpr std::optional<E> value_in(const enum_name_row<E> (&rows)[N], std::string_view name) {
+    for (const auto& r : rows)
+        if (r.name == name) return r.value;
+    return std::nullopt;
 }
 
 /// A table indexed by an enum: row i holds the value i in `member` (for a static_assert beside it).

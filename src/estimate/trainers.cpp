@@ -38,7 +38,6 @@
 // over 40 = 5.0 ms: 5 ms a layer. No trainer publishes a short-sequence run of its compiled or fused
 // kernels (torchtune's table is at 2 x 2048 tokens, device-bound), so every row carries the eager figure:
 // an upper bound for torchtune and unsloth.
-#include "detail/enum_names.h"
 #include "llmplan/trainer.h"
 
 #include <array>
@@ -87,21 +86,6 @@ std::string trainer_names() {
         s.append(t.name);
     }
     return s;
-}
-
-std::string_view to_string(loss_impl l) {
-    using k                                           = loss_impl;
-    static constexpr detail::enum_name_row<k> names[] = {
-        {k::full,    "full"   },
-        {k::chunked, "chunked"},
-        {k::fused,   "fused"  },
-        {k::linear,  "linear" }
-    };
-    return detail::name_in(names, l, "full");
-}
-
-std::string_view to_string(batch_lengths l) {
-    return l == batch_lengths::fixed ? "fixed" : "variable";
 }
 
 } // namespace llmplan

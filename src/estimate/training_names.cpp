@@ -2,6 +2,7 @@
 // table an enum, read both ways (to_string for documents, from_name for requests).
 #include "detail/enum_names.h"
 #include "llmplan/estimate.h"
+#include "llmplan/trainer.h"
 
 namespace llmplan {
 namespace {
@@ -24,12 +25,16 @@ constexpr detail::enum_name_row<train_precision> precision_names[] = {
     {train_precision::bf16,       "bf16"      },
 };
 
-template <class E, std::size_t N>
-std::optional<E> value_of(const detail::enum_name_row<E> (&rows)[N], std::string_view name) {
-    for (const auto& r : rows)
-        if (r.name == name) return r.value;
-    return std::nullopt;
-}
+constexpr detail::enum_name_row<loss_impl> loss_names[] = {
+    {loss_impl::full,    "full"   },
+    {loss_impl::chunked, "chunked"},
+    {loss_impl::fused,   "fused"  },
+    {loss_impl::linear,  "linear" },
+};
+constexpr detail::enum_name_row<batch_lengths> lengths_names[] = {
+    {batch_lengths::variable, "variable"},
+    {batch_lengths::fixed,    "fixed"   },
+};
 
 } // namespace
 
@@ -42,14 +47,26 @@ std::string_view to_string(optimizer_kind o) {
 std::string_view to_string(train_precision p) {
     return detail::name_in(precision_names, p);
 }
+std::string_view to_string(loss_impl l) {
+    return detail::name_in(loss_names, l);
+}
+std::string_view to_string(batch_lengths l) {
+    return detail::name_in(lengths_names, l);
+}
 std::optional<train_method> train_method_from_name(std::string_view s) {
-    return value_of(method_names, s);
+    return detail::value_in(method_names, s);
 }
 std::optional<optimizer_kind> optimizer_from_name(std::string_view s) {
-    return value_of(optimizer_names, s);
+    return detail::value_in(optimizer_names, s);
 }
 std::optional<train_precision> train_precision_from_name(std::string_view s) {
-    return value_of(precision_names, s);
+    return detail::value_in(precision_names, s);
+}
+std::optional<loss_impl> loss_from_name(std::string_view s) {
+    return detail::value_in(loss_names, s);
+}
+std::optional<batch_lengths> batch_lengths_from_name(std::string_view s) {
+    return detail::value_in(lengths_names, s);
 }
 
 } // namespace llmplan
