@@ -46,14 +46,13 @@ inline constexpr double host_share_without_recompute = 3.0 / 4.0;
 /// forward) turns its 4-bit weights into 16-bit ones in memory before the matmul reads them. Qwen-1's
 /// Q-LoRA rows exceed its LoRA rows by about the same time at every length, host-bound (256 tokens)
 /// or device-bound (8192), so it is added to the step, not hidden under the host's issuing. Fitted as
-/// bytes moved per quantized parameter
-/// per pass at the memory bandwidth: Qwen-1's Q-LoRA rows take longer than its LoRA rows at the same
-/// length by a median 0.3 / 1.5 / 3.55 s/it for 1.8B / 7B / 14B (truth/qwen1_readme_profiling.json,
+/// bytes moved per quantized parameter per pass at the memory bandwidth: Qwen-1's Q-LoRA rows take longer than its LoRA
+/// rows at the same length by a median 0.3 / 1.5 / 3.55 s/it for 1.8B / 7B / 14B (truth/qwen1_readme_profiling.json,
 /// differences over the 6 lengths), i.e. 37 / 29 / 35 ms a micro-step per 1e9 quantized parameters
 /// (1.21e9 / 6.46e9 / 12.6e9 in the decoder layers): 31 ms x 2039 GB/s (A100) = 63 bytes over 3 passes.
 /// The ideal is 4.5 (read 0.5, write 2, the matmul reads 2): auto-gptq's kernels move ~4.7 times that.
 /// torchtune's NF4 on a 4090 (QLoRA 1697 ms vs LoRA 1329 ms a micro-step, torchtune_readme_memory.json)
-/// gives 46.
+/// gives 46 over 3 passes (15 a pass).
 inline constexpr double dequant_bytes_per_param_per_pass = 21.0;
 
 /// CPU rows have no FLOP/s column: the cores estimate of plan.h (cpu_core_clock_hz x

@@ -1,31 +1,24 @@
 // Catalog round 6 (data/models/SOURCES.md): Yi-34B-Chat, bert-base-cased, opt-125m and Qwen-VL-Chat,
 // the benchmark's models the catalog lacked, each against the published count named beside it.
+#include "catalog_fixtures.h"
 #include "llmplan/estimate.h"
-#include "llmplan/load.h"
 
 #include <gtest/gtest.h>
 
 namespace llmplan {
 namespace {
 
-model_desc loaded(const char* id) {
-    const auto* entry = find_in_catalog(id);
-    EXPECT_NE(entry, nullptr) << id;
-    if (entry == nullptr) return {};
-    auto m = load_catalog_model(*entry);
-    EXPECT_TRUE(m.has_value()) << id << ": " << (m ? "" : m.error().what());
-    return m ? *m : model_desc{};
-}
+using test::catalog_model;
 
 // Yi-34B-Chat shares Yi-1.5-34B's shapes: the Hub lists 01-ai/Yi-34B-Chat at 34,388,917,248
 // (AlexsJones/llmfit llmfit-core/data/hf_models.json @ 3fb10d019f). By hand: 2 x 64,000 x 7,168
 // (untied) + 7,168 + 60 x (2 x 7,168^2 q/o + 2 x 7,168 x 1,024 k/v + 3 x 7,168 x 20,480 + 2 x 7,168).
 TEST(catalog_round6, yi_34b_chat_is_the_hub_total) {
-    const auto c = count_params(loaded("01-ai/Yi-34B-Chat"));
+    const auto c = count_params(catalog_model("01-ai/Yi-34B-Chat"));
     EXPECT_EQ(c.total, 34'388'917'248u);
     EXPECT_EQ(c.total, 2 * 64'000ull * 7'168 + 7'168 +
                            60ull * (2 * 7'168ull * 7'168 + 2 * 7'168ull * 1'024 + 3 * 7'168ull * 20'480 + 2 * 7'168));
-    EXPECT_EQ(c.total, count_params(loaded("01-ai/Yi-1.5-34B")).total);
+    EXPECT_EQ(c.total, count_params(catalog_model("01-ai/Yi-1.5-34B")).total);
 }
 
 // bert-base-cased (BertModel with pooler, as bert-base-uncased in param_count_test): keras-hub's
@@ -33,7 +26,7 @@ TEST(catalog_round6, yi_34b_chat_is_the_hub_total) {
 // keras_hub/src/models/bert/bert_presets.py). The uncased model's 109,482,240 less its 1,526 extra
 // vocabulary rows: (30,522 - 28,996) x 768 = 1,171,968.
 TEST(catalog_round6, bert_base_cased_is_keras_hub_bert_base_en) {
-    const auto m = loaded("google-bert/bert-base-cased");
+    const auto m = catalog_model("google-bert/bert-base-cased");
     EXPECT_EQ(count_params(m).total, 108'310'272u);
     EXPECT_EQ(count_params(m).total, 109'482'240u - (30'522u - 28'996u) * 768u);
 }
@@ -44,7 +37,7 @@ TEST(catalog_round6, bert_base_cased_is_keras_hub_bert_base_en) {
 // (llmfit @ 026ac571; a re-save of facebook/opt-125m); keras-hub's opt_125m_en lists 125,237,760, the
 // same weights with 2,048 position rows (1,536 fewer).
 TEST(catalog_round6, opt_125m_counts_its_offset_positions) {
-    const auto m = loaded("facebook/opt-125m");
+    const auto m = catalog_model("facebook/opt-125m");
     EXPECT_EQ(count_params(m).total, 125'239'296u);
     EXPECT_EQ(count_params(m).total, 125'237'760u + 2u * 768u);
     EXPECT_TRUE(m.tied_embd);
@@ -59,9 +52,9 @@ TEST(catalog_round6, opt_125m_counts_its_offset_positions) {
 // = 1,935,610,624: the paper's (arXiv 2308.12966 Table 1) 1.9B ViT + 0.08B adapter; with the LLM
 // 9,656,935,168, its "9.6B".
 TEST(catalog_round6, qwen_vl_chat_language_model_and_visual_tower) {
-    const auto m = loaded("Qwen/Qwen-VL-Chat");
+    const auto m = catalog_model("Qwen/Qwen-VL-Chat");
     EXPECT_EQ(count_params(m).total, 7'721'324'544u);
-    EXPECT_EQ(count_params(m).total, count_params(loaded("Qwen/Qwen-7B-Chat")).total);
+    EXPECT_EQ(count_params(m).total, count_params(catalog_model("Qwen/Qwen-7B-Chat")).total);
     const std::uint64_t w = 1'664, f = 8'192, d = 4'096;
     const std::uint64_t block     = 4 * w + 3 * w * w + 3 * w + w * w + w + w * f + f + f * w + w;
     const std::uint64_t resampler = 2 * 256 * d + w * d + 3 * d * d + 3 * d + d * d + d + 4 * d;
@@ -77,7 +70,7 @@ TEST(catalog_round6, qwen_vl_chat_language_model_and_visual_tower) {
 TEST(catalog_round6, training_a_vlm_counts_its_frozen_vision_tower) {
     training_params p;
     p.method    = train_method::lora;
-    auto vlm    = loaded("Qwen/Qwen-VL-Chat");
+    auto vlm    = catalog_model("Qwen/Qwen-VL-Chat");
     auto e      = estimate_training(vlm, p);
     auto text   = vlm;
     text.vision = {};
