@@ -78,9 +78,10 @@ struct training_params {
     std::uint32_t gpus       = 1;
     std::uint32_t zero_stage = 0;
     bool offload_optimizer   = false;
-    weight_choice weights{};     ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
-    std::string trainer = "hf";  ///< --trainer: a row of trainer_table() (llmplan/trainer.h)
-    trainer_overrides overrides; ///< --lora-dropout, --loss, --optimizer-in-backward, --batch-lengths
+    std::uint32_t grad_accum = 1; ///< --grad-accum: micro-steps per optimizer step
+    weight_choice weights{};      ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
+    std::string trainer = "hf";   ///< --trainer: a row of trainer_table() (llmplan/trainer.h)
+    trainer_overrides overrides;  ///< --lora-dropout, --loss, --optimizer-in-backward, --batch-lengths, --fsdp-units
 };
 
 /// The trainer habits an estimate assumed, after --trainer and the overrides.
@@ -93,6 +94,8 @@ struct trainer_assumed {
     bool foreach_step_temps    = false; ///< the optimizer step's parameter-sized temporaries were counted
     bool kbit_upcast           = false; ///< the 16-bit params of a bitsandbytes base were counted in fp32
     batch_lengths lengths      = batch_lengths::variable;
+    bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights (a base-sized gradient)
+    bool no_sync_accumulation  = false; ///< accumulation micro-steps skip the gradient sync (unsharded gradients)
 };
 
 /// How measured runs of the same kind fell around llmplan's estimate (measured / estimate - 1),

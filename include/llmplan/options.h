@@ -66,6 +66,8 @@ enum class option_id : std::uint8_t {
     loss,
     optimizer_in_backward,
     batch_lengths,
+    fsdp_units,
+    grad_accum,
     // every command: how Hub names are read
     offline,
     refresh,

@@ -53,6 +53,16 @@ struct trainer_profile {
     /// asynchronously, so a micro-step takes the longer of this x layers and the GPU's work
     /// (train_plan.h, train_host_seconds). Source in src/estimate/trainers.cpp.
     double host_s_per_layer;
+    /// FSDP1 units that put LoRA adapters and frozen weights into one FlatParameter (LitGPT before
+    /// 2025-08: FSDPStrategy wrapping each Block): the flat gradient covers every parameter of the unit,
+    /// frozen ones included, so a LoRA run holds a gradient the size of its base. false: the adapters
+    /// are units of their own (PEFT's fsdp_auto_wrap_policy, which transformers' Trainer applies to a
+    /// PEFT model under FSDP) or FSDP2's per-parameter sharding (frozen parameters get no gradient).
+    bool fsdp_mixed_units;
+    /// Gradient accumulation micro-steps run without the gradients' reduce-scatter (FSDP1 no_sync,
+    /// FSDP2 set_requires_gradient_sync(False)), so each GPU holds the unsharded gradients until the
+    /// last micro-step.
+    bool no_sync_accumulation;
 };
 
 /// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.
@@ -63,12 +73,13 @@ const trainer_profile* find_trainer(std::string_view name);
 std::string trainer_names();
 
 /// Per-run overrides of a trainer's habits (--lora-dropout, --loss, --optimizer-in-backward,
-/// --batch-lengths), so that an unlisted trainer can be described.
+/// --batch-lengths, --fsdp-units), so that an unlisted trainer can be described.
 struct trainer_overrides {
     std::optional<double> lora_dropout;
     std::optional<loss_impl> loss;
     std::optional<bool> optimizer_in_backward;
     std::optional<batch_lengths> lengths;
+    std::optional<bool> fsdp_mixed_units; ///< --fsdp-units mixed|separate
 };
 
 /// Named by one table each (src/estimate/training_names.cpp), as the options spell them.

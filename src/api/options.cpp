@@ -83,6 +83,8 @@ constexpr std::array rows = {
     option_spec{id::loss, "loss", k::choice, "full chunked fused linear", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
     option_spec{id::optimizer_in_backward, "optimizer-in-backward", k::choice, "on off", "the trainer's", "optimizer step fused into the backward pass", E | P, 0, t::train},
     option_spec{id::batch_lengths, "batch-lengths", k::choice, "variable fixed", "the trainer's", "variable (dynamic padding) or fixed (packed or padded)", E | P, 0, t::train},
+    option_spec{id::fsdp_units, "fsdp-units", k::choice, "mixed separate", "the trainer's", "FSDP1 units holding LoRA adapters with frozen weights (mixed: the gradient covers the whole unit) or apart", E | P, 0, t::train},
+    option_spec{id::grad_accum, "grad-accum", k::positive, "", "1", "gradient accumulation micro-steps per optimizer step (FSDP: unsharded gradients between syncs)", E | P, 0, t::train},
     option_spec{id::train_tokens, "train-tokens", k::count, "", "100M", "tokens the run trains on, e.g. 100M, 2B, 5e8", P, 0, t::train},
 
     option_spec{id::hardware, "hardware", k::list, "", "the whole catalog", "only these catalog rows (names as `llmplan hardware list`; repeat or comma-separate)", P, 0},

@@ -11,10 +11,14 @@ std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden
     if (p.gpus <= 1 && p.zero_stage == 0) return {};
     nlohmann::ordered_json j;
     j["train_micro_batch_size_per_gpu"] = p.micro_batch;
-    j["gradient_accumulation_steps"]    = "auto";
-    j["gradient_clipping"]              = 1.0;
-    j["bf16"]["enabled"] = p.precision == train_precision::bf16_mixed || p.precision == train_precision::bf16;
-    j["fp16"]["enabled"] = p.precision == train_precision::fp16_mixed;
+    // "auto": the transformers Trainer fills it from its arguments; --grad-accum N says it.
+    if (p.grad_accum > 1)
+        j["gradient_accumulation_steps"] = p.grad_accum;
+    else
+        j["gradient_accumulation_steps"] = "auto";
+    j["gradient_clipping"] = 1.0;
+    j["bf16"]["enabled"]   = p.precision == train_precision::bf16_mixed || p.precision == train_precision::bf16;
+    j["fp16"]["enabled"]   = p.precision == train_precision::fp16_mixed;
     if (p.precision == train_precision::fp16_mixed) {
         j["fp16"]["loss_scale"]          = 0; // dynamic loss scaling
         j["fp16"]["initial_scale_power"] = 16;

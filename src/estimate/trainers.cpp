@@ -31,6 +31,15 @@
 // sets the root's reshard_after_forward to False). torchtune makes them units of their own (FSDP1
 // llama3_wrap "due to a large embedding size"; FSDP2 custom_sharded_layers ['tok_embeddings', 'output']
 // in the 70B configs).
+// Gradient accumulation (no_sync column): accelerate's Accelerator.accumulate() enters the model's no_sync()
+// on every micro-step but the last unless GradientAccumulationPlugin(sync_each_batch=True), and transformers'
+// Trainer runs each micro-step in it (so the hf family and the fsdp row); LitGPT's finetune scripts wrap the
+// accumulating micro-steps in fabric.no_backward_sync; torchtune's recipes call backward() on each
+// micro-batch with the gradient sync on. Only FSDP sharding holds more for it (DeepSpeed accumulates into its
+// partitions; DDP's gradients are whole anyway).
+// Mixed units (mixed column): no row mixes adapters and frozen weights in one FSDP1 unit today (transformers'
+// Trainer applies PEFT's fsdp_auto_wrap_policy to a PEFT model; torchtune and LitGPT since 2025-08 use FSDP2);
+// --fsdp-units mixed describes the scripts that do (LitGPT's FSDPStrategy wrapping each Block before then).
 // Host time per layer (host_s column, seconds per micro-step with checkpointing): Qwen-1's finetune.py (Trainer +
 // PEFT, eager, flash-attention 2) runs LoRA at the same s/it for 256 and 512 tokens, then linearly in the
 // tokens (truth/qwen1_readme_profiling.json): the floor is the host. 1.8B: 1.0 s/it = 125 ms a micro-step
@@ -51,19 +60,19 @@ using enum batch_lengths;
 
 // clang-format off
 constexpr std::array<trainer_profile, 10> table{{
-//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s
-    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
-    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
-    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3},
-    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s mixed no_sync
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3, false, true},
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
     {"unsloth",       "unsloth (Triton kernels, Cut Cross-Entropy, offloaded checkpoints)",
-                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3},
+                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3, false, true},
     {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
-                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3},
-    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3},
-    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3},
-    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3},
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3, false, false},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3, false, true},
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3, false, true},
 }};
 // clang-format on
 

@@ -319,6 +319,32 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         }
     }
 
+    // ---- FSDP gradients: units mixing adapters and frozen weights, and accumulation without sync
+    if (!row.deepspeed_zero && N > 1 && p.zero_stage >= 2) {
+        // An FSDP1 FlatParameter's gradient has the flat parameter's size: with LoRA adapters in the same
+        // unit as frozen weights (LitGPT's Block wrapping before 2025-08) autograd produces the gradient
+        // of the whole unit, frozen part included (torch FSDP notes: mixing requires_grad in one
+        // FlatParameter with use_orig_params=True gives "higher than expected gradient memory usage").
+        const std::uint64_t frozen_grad  = !full && h.fsdp_mixed_units ? base_bytes + upcast_bytes : 0;
+        const std::uint64_t trained_grad = P * grad_b + Ps * saved_b;
+        if (p.grad_accum > 1 && row.no_sync_accumulation) {
+            // Accumulation micro-steps skip the reduce-scatter (FSDP1 no_sync(): "FSDP will accumulate
+            // the full model gradients (instead of gradient shards) until the eventual sync"; FSDP2
+            // set_requires_gradient_sync(False); accelerate's accumulate() and Fabric's no_backward_sync
+            // use them): every GPU holds the unsharded gradients until the last micro-step.
+            const std::uint64_t held = ceil_div(P * grad_b, shard_grad) + ceil_div(Ps * saved_b, shard_grad);
+            g.gradients += trained_grad - std::min(trained_grad, held) + frozen_grad;
+            note("gradient accumulation over " + std::to_string(p.grad_accum) +
+                 " micro-steps without the gradient sync: each GPU holds the unsharded gradients (" +
+                 gib_text(static_cast<double>(trained_grad + frozen_grad), 2) + ")");
+        } else if (frozen_grad > 0) {
+            g.gradients += ceil_div(frozen_grad, N);
+        }
+        if (frozen_grad > 0)
+            note("FSDP units hold LoRA adapters with frozen weights: the flat gradient covers the frozen " +
+                 gib_text(static_cast<double>(frozen_grad), 2) + " too");
+    }
+
     // ---- optimizer offload
     memory_parts host;
     if (p.offload_optimizer) {
@@ -394,8 +420,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
 
     // ---- what was assumed
-    est.trainer = {std::string(row.name), std::string(row.what), h.lora_dropout,   h.loss,
-                   h.in_backward,         foreach_temps,         upcast_bytes > 0, h.lengths};
+    est.trainer = {std::string(row.name), std::string(row.what),   h.lora_dropout,   h.loss,
+                   h.in_backward,         foreach_temps,           upcast_bytes > 0, h.lengths,
+                   h.fsdp_mixed_units,    row.no_sync_accumulation};
     est.band    = training_band(p);
     if (est.band) {
         std::int64_t peak = 0;

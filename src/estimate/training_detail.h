@@ -49,6 +49,7 @@ struct train_habits {
     loss_impl loss             = loss_impl::full;
     bool in_backward           = false; ///< optimizer steps each parameter in backward (one grad alive)
     batch_lengths lengths      = batch_lengths::variable;
+    bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights
 };
 
 /// Resolve --trainer and the overrides for this workload; error on an unknown trainer or bad value.

@@ -47,10 +47,11 @@ result<train_habits> resolve_habits(const training_params& p) {
         return make_error(error_code::invalid_params, "LoRA dropout out of range; expected 0 <= p < 1",
                           "--lora-dropout");
     train_habits h;
-    h.row          = row;
-    h.lora_dropout = o.lora_dropout.value_or(row->lora_dropout);
-    h.loss         = o.loss.value_or(row->loss);
-    h.lengths      = o.lengths.value_or(row->lengths);
+    h.row              = row;
+    h.lora_dropout     = o.lora_dropout.value_or(row->lora_dropout);
+    h.loss             = o.loss.value_or(row->loss);
+    h.lengths          = o.lengths.value_or(row->lengths);
+    h.fsdp_mixed_units = o.fsdp_mixed_units.value_or(row->fsdp_mixed_units);
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes.
     h.in_backward =

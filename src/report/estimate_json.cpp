@@ -113,15 +113,17 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
         {"gpus",               p.gpus                      },
         {"zero",               p.zero_stage                },
         {"offload_optimizer",  on_off(p.offload_optimizer) },
+        {"grad_accum",         p.grad_accum                },
         {"trainer",            e.trainer.name              },
     };
     std::uint64_t disk = m.file_bytes;
     if (disk == 0) disk = weights_bytes(m);
     nlohmann::json trainer;
     LLMPLAN_JSON_MEMBERS(trainer, e.trainer, name, what, lora_dropout, optimizer_in_backward, foreach_step_temps,
-                         kbit_upcast);
+                         kbit_upcast, no_sync_accumulation);
     trainer["loss"]          = std::string(to_string(e.trainer.loss));
     trainer["batch_lengths"] = std::string(to_string(e.trainer.lengths));
+    trainer["fsdp_units"]    = e.trainer.fsdp_mixed_units ? "mixed" : "separate";
     nlohmann::json band      = nullptr;
     if (e.band) band = band_to_json(*e.band);
     return {

@@ -1,0 +1,120 @@
+// FSDP gradient memory (src/estimate/training.cpp, "FSDP gradients"): gradient accumulation without
+// the gradient sync keeps the unsharded gradients on every GPU, and FSDP1 units that mix LoRA adapters
+// with frozen weights hold a gradient the size of the whole unit. Checked by hand on the tiny llama of
+// training_fixture.h and against LitGPT's published multi-GPU LoRA table.
+#include "catalog_fixtures.h"
+#include "cli_run.h"
+#include "llmplan/estimate.h"
+#include "training_fixture.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace llmplan {
+namespace {
+
+training_params lora_fsdp(const char* trainer, std::uint32_t gpus) {
+    training_params p;
+    p.method     = train_method::lora;
+    p.precision  = train_precision::bf16;
+    p.seq        = 16;
+    p.gpus       = gpus;
+    p.zero_stage = 3;
+    p.trainer    = trainer;
+    return p;
+}
+
+memory_parts parts_of(const model_desc& m, const training_params& p) {
+    auto e = estimate_training(m, p);
+    EXPECT_TRUE(e) << e.error().what();
+    return e ? e->devices[0].parts : memory_parts{};
+}
+
+TEST(FsdpGradients, MixedUnitsHoldAGradientOfTheWholeBase) {
+    const auto m = test::make_llama({});
+    // The frozen base's bytes: its weights on one GPU (no sharding, no FSDP units gathered).
+    auto one                  = lora_fsdp("litgpt", 1);
+    one.zero_stage            = 0;
+    const std::int64_t base_b = parts_of(m, one).weights;
+    ASSERT_GT(base_b, 0);
+
+    auto p                       = lora_fsdp("litgpt", 4);
+    const auto separate          = parts_of(m, p);
+    p.overrides.fsdp_mixed_units = true;
+    const auto mixed             = parts_of(m, p);
+    // Synced every micro-step, the flat gradient is reduce-scattered: a quarter of the base each.
+    EXPECT_EQ(mixed.gradients - separate.gradients, (base_b + 3) / 4);
+    EXPECT_EQ(mixed.weights, separate.weights);
+    // Accumulating without sync (LitGPT's fabric.no_backward_sync): the whole base's gradient, unsharded,
+    // plus the adapters' gradients unsharded.
+    p.grad_accum          = 8;
+    const auto accumulate = parts_of(m, p);
+    EXPECT_EQ(accumulate.gradients - separate.gradients, base_b + (separate.gradients * 4 - separate.gradients));
+}
+
+TEST(FsdpGradients, AccumulationWithoutSyncUnshardsFullFineTuningGradients) {
+    const auto m = test::make_llama({});
+    training_params p;
+    p.method          = train_method::full;
+    p.precision       = train_precision::bf16;
+    p.seq             = 16;
+    p.gpus            = 8;
+    p.zero_stage      = 3;
+    p.trainer         = "fsdp"; // transformers' Trainer + accelerate: accumulate() enters no_sync()
+    const auto synced = parts_of(m, p);
+    p.grad_accum      = 4;
+    const auto accum  = parts_of(m, p);
+    // 86848 params (training_test.cpp counts the tiny llama by hand), bf16 gradients: an eighth of them
+    // sharded before, all of them now.
+    constexpr std::int64_t grads = 86848 * 2;
+    EXPECT_EQ(accum.gradients - synced.gradients, grads - grads / 8);
+    // torchtune syncs every micro-batch; DeepSpeed (the default trainer) accumulates into its partitions.
+    for (const char* trainer : {"torchtune", "hf"}) {
+        p.trainer       = trainer;
+        p.grad_accum    = 1;
+        const auto one  = parts_of(m, p);
+        p.grad_accum    = 4;
+        const auto four = parts_of(m, p);
+        EXPECT_EQ(four.gradients, one.gradients) << trainer;
+    }
+}
+
+TEST(FsdpGradients, LitGptFsdp1LoraTableIsReproduced) {
+    // LitGPT tutorials/resource-tables.md @ 4839345 (commit 8641822, A100-SXM4-40GB): Llama 2 7B LoRA
+    // (r 8 on q, v), bf16-true, 2 GPUs with FSDPStrategy wrapping each Block, micro-batch 1, the Alpaca
+    // longest sample 1304 tokens, accumulation to batch 128: "Memory used" 22.18 GB
+    // (torch.cuda.max_memory_allocated; tests/data/truth/external_train.jsonl litgpt_resource_tables#15).
+    // Without the unit's flat gradient llmplan gave 8.96 GiB (-57%).
+    const auto m                 = test::catalog_model("meta-llama/Llama-2-7b-hf");
+    auto p                       = lora_fsdp("litgpt", 2);
+    p.seq                        = 1304;
+    p.grad_checkpointing         = true;
+    p.lora_rank                  = 8;
+    p.lora_targets               = {"q", "v"};
+    p.grad_accum                 = 64;
+    p.overrides.fsdp_mixed_units = true;
+    auto e                       = estimate_training(m, p);
+    ASSERT_TRUE(e) << e.error().what();
+    const auto& d          = e->devices[0];
+    const double measured  = 22.18e9;
+    const double allocated = static_cast<double>(d.total_bytes() - d.parts.overhead);
+    EXPECT_NEAR(allocated / measured - 1.0, 0.0, 0.12);
+}
+
+TEST(FsdpGradients, CliOptionsAndJson) {
+    const auto r = test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --gpus 2 --zero 3 --trainer litgpt "
+                                 "--fsdp-units mixed --grad-accum 8 --json");
+    ASSERT_EQ(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["workload"]["grad_accum"], 8);
+    EXPECT_EQ(j["trainer"]["fsdp_units"], "mixed");
+    EXPECT_EQ(j["trainer"]["no_sync_accumulation"], true);
+    const auto plain = nlohmann::json::parse(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --json").out);
+    EXPECT_EQ(plain["workload"]["grad_accum"], 1);
+    EXPECT_EQ(plain["trainer"]["fsdp_units"], "separate");
+    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --grad-accum 0 --json").status, 2);
+    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --fsdp-units some --json").status, 2);
+}
+
+} // namespace
+} // namespace llmplan
