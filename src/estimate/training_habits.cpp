@@ -53,9 +53,17 @@ result<train_habits> resolve_habits(const training_params& p) {
     h.lengths          = o.lengths.value_or(row->lengths);
     h.fsdp_mixed_units = o.fsdp_mixed_units.value_or(row->fsdp_mixed_units);
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
-    // with FSDP), and only for full fine-tuning in the trainers' recipes.
-    h.in_backward =
-        o.optimizer_in_backward.value_or(row->in_backward_single && p.method == train_method::full && p.gpus == 1);
+    // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon
+    // as it is made cannot accumulate over micro-steps (torchtune's recipes refuse
+    // gradient_accumulation_steps > 1 with optimizer_in_bwd), so accumulation turns the default off.
+    if (o.optimizer_in_backward.value_or(false) && p.grad_accum > 1)
+        return make_error(error_code::invalid_params,
+                          "the optimizer in backward steps each gradient as soon as it is made, so gradients "
+                          "cannot accumulate over " +
+                              std::to_string(p.grad_accum) + " micro-steps; expected --grad-accum 1",
+                          "--grad-accum");
+    h.in_backward = o.optimizer_in_backward.value_or(row->in_backward_single && p.method == train_method::full &&
+                                                     p.gpus == 1 && p.grad_accum == 1);
     return h;
 }
 

@@ -101,6 +101,29 @@ TEST(FsdpGradients, LitGptFsdp1LoraTableIsReproduced) {
     EXPECT_NEAR(allocated / measured - 1.0, 0.0, 0.12);
 }
 
+TEST(FsdpGradients, AccumulationTurnsOffTheOptimizerInBackward) {
+    // torchtune's single-GPU full recipe steps each parameter in backward (one gradient alive); with
+    // accumulation every gradient must stay until the last micro-step (its recipes refuse both at once).
+    const auto m = test::make_llama({});
+    training_params p;
+    p.method    = train_method::full;
+    p.precision = train_precision::bf16;
+    p.seq       = 16;
+    p.trainer   = "torchtune";
+    auto once   = estimate_training(m, p);
+    ASSERT_TRUE(once) << once.error().what();
+    EXPECT_TRUE(once->trainer.optimizer_in_backward);
+    p.grad_accum = 4;
+    auto accum   = estimate_training(m, p);
+    ASSERT_TRUE(accum) << accum.error().what();
+    EXPECT_FALSE(accum->trainer.optimizer_in_backward);
+    EXPECT_EQ(accum->devices[0].parts.gradients, 86848 * 2); // every bf16 gradient (86848 params)
+    p.overrides.optimizer_in_backward = true;
+    auto forced                       = estimate_training(m, p);
+    ASSERT_FALSE(forced);
+    EXPECT_EQ(forced.error().context, "--grad-accum");
+}
+
 TEST(FsdpGradients, CliOptionsAndJson) {
     const auto r = test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --gpus 2 --zero 3 --trainer litgpt "
                                  "--fsdp-units mixed --grad-accum 8 --json");
