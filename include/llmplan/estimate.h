@@ -115,7 +115,8 @@ struct training_estimate {
     std::uint64_t trainable_params = 0;
     std::uint64_t lora_params      = 0;
     double flops_per_token         = 0; ///< 6 x trained-through params (+2 with recomputation)
-    std::string launch_config_json;     ///< DeepSpeed config the estimate assumed (multi-GPU), else empty
+    std::string launch_config_json;     ///< DeepSpeed config the estimate assumed (multi-GPU, a DeepSpeed-launched
+                                        ///< trainer), else empty
     std::vector<std::string> assumptions;
     trainer_assumed trainer;
     std::optional<memory_band> band; ///< absent when no dev case is of this kind

@@ -24,6 +24,14 @@ enum class optimizer_step : std::uint8_t {
     fused_adam,    ///< fused kernels (DeepSpeed FusedAdam, fused=True): no parameter-sized temporaries
 };
 
+/// How a multi-GPU run of the trainer is started (the plan's `launch` commands).
+enum class launcher : std::uint8_t {
+    deepspeed,       ///< a DeepSpeed config: deepspeed / torchrun / accelerate --use_deepspeed
+    accelerate_fsdp, ///< an accelerate FSDP config (transformers' Trainer under FSDP)
+    torchtune,       ///< tune run <recipe> --config <config>
+    litgpt,          ///< litgpt finetune_lora / finetune_full --devices N
+};
+
 /// What lengths the batches have: dynamic padding of a real dataset (every step a new size: the
 /// caching allocator keeps blocks of earlier sizes), or padded/packed to one length.
 enum class batch_lengths : std::uint8_t { variable, fixed };
@@ -63,6 +71,7 @@ struct trainer_profile {
     /// FSDP2 set_requires_gradient_sync(False)), so each GPU holds the unsharded gradients until the
     /// last micro-step.
     bool no_sync_accumulation;
+    launcher launch; ///< how a run is started (src/plan/train_launch.cpp)
 };
 
 /// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.

@@ -40,6 +40,9 @@
 // Mixed units (mixed column): no row mixes adapters and frozen weights in one FSDP1 unit today (transformers'
 // Trainer applies PEFT's fsdp_auto_wrap_policy to a PEFT model; torchtune and LitGPT since 2025-08 use FSDP2);
 // --fsdp-units mixed describes the scripts that do (LitGPT's FSDPStrategy wrapping each Block before then).
+// Launch (launch column): how the plan's commands start a run. The transformers-based trainers (and unsloth on
+// one GPU) take a DeepSpeed config; the fsdp row an accelerate FSDP config (accelerate's fsdp_config keys);
+// torchtune its `tune run <recipe> --config` CLI; LitGPT its `litgpt finetune_lora|finetune_full` CLI.
 // Host time per layer (host_s column, seconds per micro-step with checkpointing): Qwen-1's finetune.py (Trainer +
 // PEFT, eager, flash-attention 2) runs LoRA at the same s/it for 256 and 512 tokens, then linearly in the
 // tokens (truth/qwen1_readme_profiling.json): the floor is the host. 1.8B: 1.0 s/it = 125 ms a micro-step
@@ -57,22 +60,23 @@ namespace {
 using enum optimizer_step;
 using enum loss_impl;
 using enum batch_lengths;
+using enum launcher;
 
 // clang-format off
 constexpr std::array<trainer_profile, 10> table{{
-//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s mixed no_sync
-    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
-    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
-    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3, false, true},
-    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
+//   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s mixed no_sync launch
+    {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
     {"unsloth",       "unsloth (Triton kernels, Cut Cross-Entropy, offloaded checkpoints)",
-                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3, false, true},
+                                                                                  foreach_temps, false, false, linear,  true,  0.0,    true,   true,   true,     variable, true,  true, 5e-3, false, true, deepspeed},
     {"torchtune",     "torchtune recipes (pure bf16, compiled, chunked loss, FSDP2)",
-                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3, false, false},
-    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3, false, true},
-    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true},
-    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3, false, true},
+                                                                                  fused_adam,    true,  false, chunked, true,  0.0,    false,  false,  false,    variable, false, false, 5e-3, false, false, torchtune},
+    {"litgpt",        "LitGPT (Fabric bf16-true, chunked cross-entropy)",         foreach_temps, false, false, chunked, false, 0.05,   false,  false,  false,    variable, false, true, 5e-3, false, true, litgpt},
+    {"deepspeed",     "DeepSpeed launch of a transformers model (FusedAdam)",     fused_adam,    false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"fsdp",          "torch FSDP of a transformers model (foreach AdamW)",       foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, false, true, 5e-3, false, true, accelerate_fsdp},
 }};
 // clang-format on
 

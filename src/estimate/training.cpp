@@ -417,7 +417,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     est.flops_per_token =
         full ? (6.0 + recompute) * active : (4.0 + recompute) * active + 6.0 * static_cast<double>(est.lora_params);
 
-    est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
+    // A DeepSpeed config only for the trainers started with one (the launch column); the others' commands
+    // come from the plan (src/plan/train_launch.cpp).
+    if (row.launch == launcher::deepspeed) est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
 
     // ---- what was assumed
     est.trainer = {std::string(row.name), std::string(row.what),   h.lora_dropout,   h.loss,

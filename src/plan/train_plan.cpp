@@ -9,6 +9,7 @@
 
 #include "llmplan/units.h"
 #include "plan/detail.h"
+#include "plan/train_launch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -214,45 +215,21 @@ std::string config_words(const outcome& o) {
     return s;
 }
 
-std::vector<std::pair<std::string, std::string>> train_launch(const train_place& pl, const outcome& o) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (pl.cpu) {
-        out.emplace_back("accelerate", "accelerate launch --cpu train.py");
-        return out;
-    }
-    if (pl.apple) {
-        out.emplace_back("accelerate",
-                         "accelerate launch train.py  # PyTorch MPS; DeepSpeed does not run on Apple GPUs");
-        return out;
-    }
-    const std::string& cfg = o.est.launch_config_json;
-    const std::string ds   = cfg.empty() ? "" : " --deepspeed ds_config.json";
-    const unsigned per     = o.cfg.gpus / o.cfg.nodes;
-    if (o.cfg.nodes > 1) {
-        out.emplace_back("torchrun", fmt::format("torchrun --nnodes={} --nproc_per_node={} --node_rank=$NODE_RANK "
-                                                 "--master_addr=$MASTER_ADDR --master_port=29500 train.py{}",
-                                                 o.cfg.nodes, per, ds));
-        out.emplace_back("deepspeed", fmt::format("deepspeed --hostfile hostfile --num_nodes {} --num_gpus {} "
-                                                  "--master_addr $MASTER_ADDR train.py{}",
-                                                  o.cfg.nodes, per, ds));
-        out.emplace_back("accelerate",
-                         fmt::format("accelerate launch --num_machines {} --num_processes {} --machine_rank $NODE_RANK "
-                                     "--main_process_ip $MASTER_ADDR --main_process_port 29500 --use_deepspeed "
-                                     "--deepspeed_config_file ds_config.json train.py",
-                                     o.cfg.nodes, o.cfg.gpus));
-    } else {
-        out.emplace_back("torchrun", fmt::format("torchrun --nproc_per_node={} train.py{}", per, ds));
-        if (!cfg.empty()) {
-            out.emplace_back("deepspeed", fmt::format("deepspeed --num_gpus {} train.py{}", per, ds));
-            out.emplace_back("accelerate", fmt::format("accelerate launch --num_processes {} --use_deepspeed "
-                                                       "--deepspeed_config_file ds_config.json train.py",
-                                                       per));
-        } else {
-            out.emplace_back("accelerate", fmt::format("accelerate launch --num_processes {} train.py", per));
-        }
-    }
-    if (!cfg.empty()) out.emplace_back("ds_config.json", cfg);
-    return out;
+std::vector<std::pair<std::string, std::string>> train_launch(const model_desc& m, const training_params& p,
+                                                              const train_place& pl, const outcome& o) {
+    detail::train_launch_setup s;
+    s.cpu              = pl.cpu;
+    s.apple            = pl.apple;
+    s.gpus             = o.cfg.gpus;
+    s.nodes            = o.cfg.nodes;
+    s.zero             = o.cfg.zero;
+    s.offload          = o.cfg.offload;
+    s.model_id         = m.id;
+    s.method           = p.method;
+    s.precision        = p.precision;
+    s.deepspeed_config = o.est.launch_config_json;
+    if (const trainer_profile* row = find_trainer(p.trainer)) s.kind = row->launch;
+    return detail::train_launch_commands(s);
 }
 
 plan_candidate evaluate(const model_desc& m, const training_params& p, const device_spec& d, std::uint64_t train_tokens,
@@ -411,7 +388,7 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
     }
     if (o.fits && d.kind == hardware_kind::gpu && o.cfg.nodes == 1 && o.cfg.gpus < 8 && !pl.apple)
         c.reasons.push_back("more GPUs of this type cut the time in proportion at about the same cost");
-    c.launch   = train_launch(pl, o);
+    c.launch   = train_launch(m, p, pl, o);
     c.training = t;
     return c;
 }
