@@ -177,8 +177,15 @@ struct row_search {
             const double weights     = static_cast<double>(count_params(m).total) * param_bytes;
             const double grads =
                 static_cast<double>(o.est.trainable_params) * (base.precision == train_precision::fp32 ? 4.0 : 2.0);
-            const double volume =
-                c.zero == 3 ? (full ? zero3_weight_passes_full : zero3_weight_passes_lora) * weights : 2.0 * grads;
+            // With gradient accumulation, DDP (ZeRO 0) and FSDP trainers that skip the sync between
+            // micro-steps (the trainer table's no_sync column) all-reduce the gradients once per
+            // --grad-accum micro-steps; ZeRO-3 still gathers the weights every micro-step.
+            const trainer_profile* row = find_trainer(base.trainer);
+            const bool sync_once =
+                base.grad_accum > 1 && c.zero < 3 &&
+                (c.zero == 0 || (row != nullptr && !row->deepspeed_zero && row->no_sync_accumulation));
+            const double volume = c.zero == 3 ? (full ? zero3_weight_passes_full : zero3_weight_passes_lora) * weights
+                                              : 2.0 * grads / (sync_once ? static_cast<double>(base.grad_accum) : 1.0);
             if (c.nodes > 1)
                 o.comm_s = volume / (inter_node_bytes_per_s_per_gpu * inter_node_link_efficiency);
             else // a ring over PCIe: (n-1)/n of the volume through each card's link
@@ -186,8 +193,10 @@ struct row_search {
         }
         if (c.offload) {
             const double P = static_cast<double>(o.est.trainable_params);
-            o.offload_s =
-                P * offload_adam_bytes_per_param / pl.host_bandwidth + P / c.gpus * 4.0 / offload_pcie_bytes_per_s;
+            // The CPU Adam step runs once per optimizer step (--grad-accum micro-steps); the gradients
+            // cross PCIe every micro-step.
+            o.offload_s = P * offload_adam_bytes_per_param / pl.host_bandwidth / static_cast<double>(base.grad_accum) +
+                          P / c.gpus * 4.0 / offload_pcie_bytes_per_s;
         }
         if (o.compute_s > 0) {
             o.step_s       = std::max({o.host_s, o.compute_s, o.comm_s}) + o.dequant_s + o.offload_s;
