@@ -323,6 +323,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- FSDP gradients: units mixing adapters and frozen weights, and accumulation without sync
+    if (h.fsdp_mixed_units && (row.deepspeed_zero || N == 1 || p.zero_stage < 2))
+        note(std::string("--fsdp-units mixed has no effect here: ") +
+             (N == 1 || p.zero_stage < 2 ? "no FSDP sharding (it needs several GPUs and --zero 2 or 3)"
+                                         : "this trainer shards with DeepSpeed ZeRO (gradients of trained parameters "
+                                           "only)"));
     if (!row.deepspeed_zero && N > 1 && p.zero_stage >= 2) {
         // An FSDP1 FlatParameter's gradient has the flat parameter's size: with LoRA adapters in the same
         // unit as frozen weights (LitGPT's Block wrapping before 2025-08) autograd produces the gradient
