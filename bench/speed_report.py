@@ -61,16 +61,22 @@ NOTES = """\
   GeForce reaches 0.45-0.59 of the FP16-accumulate peak (RTX 4080 115 TFLOPS, above its 97.5
   FP32-accumulate peak: cuBLAS runs CUBLAS_COMPUTE_16F), but the Ada workstation cards of the same
   AD102 die reach far less (RTX 6000 Ada 107 TFLOPS at 300 W where the RTX 4090 makes 150 at 450 W;
-  L40S Q4_K_M 97): sustained tensor work is held by the board's power limit, about 0.33-0.36
-  TFLOPS/W on Ada, 0.20-0.24 on Ampere GDDR6/6X (Samsung 8 nm), 0.41 on A100 PCIe and 0.49 on H100
-  PCIe. Not modelled (it would take a FLOPs-per-watt per architecture): Ada workstation rows err
-  +26% to +60%, Ampere GeForce -13% to -33%.
+  L40S Q4_K_M 97): sustained tensor work is held by the board's power limit. Modelled
+  (power_limited_tensor_share, src/plan/speed.cpp): the tensor rate is the rated peak times
+  min(1, TDP / (W per TFLOPS x peak)), the clock falling in proportion to the power near the voltage
+  floor; Ada 1.36 W/TFLOPS (the RTX 4090's 450 W for 330 TFLOPS), fitted with the shares
+  (bench/prefill_power_fit.py): the L40S keeps 0.71 of its peak, the RTX 6000 Ada 0.61. One-GPU
+  L40S rows +24..+54% -> -4..+19% (Q4_K_M), RTX 6000 Ada +32..+60% -> -13..+7%; prefill within 25%
+  63.9% -> 71.7%. Other architectures have no row (Ampere GA102: RTX A6000 and A40 at 300 W reach
+  0.86-0.93 of the RTX 3090's share per peak, no better fit with a row; A100 PCIe 300 W = SXM 400 W).
+  Left: Ampere GeForce Q4_K_M stays slow (RTX 3090 -17..-20%, RTX 3080 -21..-27%, where F16 on the
+  3090 is within 6%), the A100s fast (+9..+20%).
 - Q4_K_M vs F16 prefill on one GPU (May 2024 builds 2795-2843): ggml-cuda then multiplied
   quantized weights at prompt batch sizes by dequantizing each matrix to FP16 in a scratch buffer
   and calling FP16 cuBLAS (llama.cpp PR 8075, 2024-06-23, "CUDA: use MMQ instead of cuBLAS by
   default", made the int8 MMQ kernels the default on GPUs with int8 tensor cores afterwards),
   so every 512-token micro-batch also writes and reads 2 bytes a weight: Q4_K_M reaches 0.75-0.91
-  of F16's rate. Modelled as the two shares (0.35 quantized, 0.42 F16), not as those bytes.
+  of F16's rate. Modelled as the two shares (0.38 quantized, 0.49 F16), not as those bytes.
 - vLLM 0.4.2 (qwen2_speed_tables) falls back from CUDA graphs to eager mode when the context passes
   max_seq_len_to_capture (8192): 0.5B and 1.5B lose ~0.2 ms a layer a step at 14k-30k inputs. vLLM
   0.6.3 (qwen25_speed_tables) shows no such loss at the same inputs, and V1 has no such limit: not

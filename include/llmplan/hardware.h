@@ -77,6 +77,9 @@ struct device_spec {
     std::optional<double> price_usd; ///< purchase price (launch MSRP or cited); never for cloud rows
     std::string price_basis;
     std::string price_date; ///< when the price was stated ("2025-01", "2026-12-02"); "" = not dated
+    /// One accelerator's board power (gpus.csv `tdp_w`), also on the machine and cloud rows linked to
+    /// that GPU (their tdp_w is the machine's); what the tensor clock is held to (src/plan/speed.cpp).
+    std::optional<double> accelerator_tdp_w;
 
     // --- host side: machines and instances -------------------------------------------------------
     std::optional<std::uint64_t> host_memory_bytes; ///< system RAM (laptops: ram_gb; cloud: ram_gib)

@@ -249,6 +249,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
     LLMPLAN_TRY(cc, rr.number("compute_capability", sign_rule::positive));
     LLMPLAN_TRY(idle, rr.number("idle_w", sign_rule::positive));
     d.tdp_w              = tdp;
+    d.accelerator_tdp_w  = tdp;
     d.price_usd          = price;
     d.price_date         = std::string(rr.str("price_date"));
     d.compute_capability = cc;
@@ -308,6 +309,7 @@ void copy_gpu_figures(device_spec& d, const device_spec& g, bool with_bandwidth)
                         &device_spec::fp16_fp16acc_flops, &device_spec::fp8_flops, &device_spec::int8_ops,
                         &device_spec::compute_capability})
         d.*figure = g.*figure;
+    d.accelerator_tdp_w = g.accelerator_tdp_w;
     if (with_bandwidth) d.measured_bf16_matmul_flops = g.measured_bf16_matmul_flops;
     append_note(d.notes, fmt::format("Per-GPU figures from gpus.csv '{}' [{}].", g.name, g.sources));
     if (!g.sources.empty()) d.sources += (d.sources.empty() ? "" : "; ") + g.sources;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <string>
 
 namespace llmplan {
@@ -114,8 +115,11 @@ constexpr double quantized_gemm_floor_s = 10e-6;
 // Share of the chip's matmul rate (chip_rates::matmul_flops) the prompt's GEMMs reach.
 //   llama.cpp CUDA (xiongjiedai_llama3.json, pp512, 26 cases): llama.cpp multiplies in FP16 with FP16
 //     accumulation (cuBLAS CUBLAS_COMPUTE_16F, and its own MMQ kernels), so the rate is the FP16-acc
-//     column (GeForce: twice the FP32-acc figure). Reached: Q4_K_M 0.27-0.50 (median 0.35), F16 0.29-0.60
-//     (median 0.42): 0.35 for quantized weights (dequantized per tile), 0.42 for F16.
+//     column (GeForce: twice the FP32-acc figure) held to the board's power (power_limited_tensor_share:
+//     the L40S and RTX 6000 Ada reach 0.71 and 0.61 of it). Reached at pp512, one GPU, 19 Q4_K_M and
+//     9 F16 cases (bench/prefill_power_fit.py): Q4_K_M 0.32-0.52 (median 0.38; one A40 70B row 0.20),
+//     F16 0.41-0.62 (median 0.49; without the A100 SXM and L40S 8B F16 rows the source flags as far
+//     below the same GPU at Q4_K_M): 0.38 for quantized weights (dequantized per tile), 0.49 for F16.
 //   Hopper/Blackwell datacenter parts: llama.cpp and transformers' eager kernels use Ampere-style
 //     mma.sync, not the wgmma instructions the dense peak assumes: H100 PCIe reaches 0.17 (Q4_K_M) and
 //     0.23 (F16) of 756 TFLOPS, half the others' share: x0.5 (FlashAttention-3 paper, Shah et al. 2024:
@@ -125,8 +129,8 @@ constexpr double quantized_gemm_floor_s = 10e-6;
 //   vLLM and transformers: BF16 GEMMs in cuBLAS/CUTLASS at FP32 accumulate, the fp16_bf16 column;
 //     0.5 of it (a 7B at 8k-128k prompts on A100, qwen25_speed_tables.json, with the decode above).
 //   CPU: 0.5 of the cores' FP32 FMA peak (detail::cpu_peak_flops), as before (no CPU prefill in the dev data).
-constexpr double prefill_share_llamacpp_quantized = 0.35;
-constexpr double prefill_share_llamacpp_f16       = 0.42;
+constexpr double prefill_share_llamacpp_quantized = 0.38;
+constexpr double prefill_share_llamacpp_f16       = 0.49;
 constexpr double prefill_share_metal              = 0.65;
 constexpr double prefill_share_dense_engines      = 0.5;
 constexpr double prefill_share_cpu                = 0.5;
@@ -140,6 +144,34 @@ constexpr double prefill_share_no_wgmma           = 0.5;
 constexpr double prefill_attention_slowdown_unfused = 4.5;
 constexpr double prefill_attention_slowdown_fused   = 1.5;
 constexpr double prefill_attention_slowdown_metal   = 2.0;
+
+/// Under a prompt's back-to-back GEMMs a board runs at its power limit, and GPU Boost lowers the
+/// clock (and, down to its floor, the voltage) until the board draws no more than its TDP; the
+/// vendor's tensor peak assumes the rated boost clock. Near the voltage floor a clock costs power in
+/// proportion (P = C V^2 f), so the clock reached, and the tensor rate, is the rated one times
+/// TDP / (the watts the rated peak takes) when that is below 1. The watts the rated peak takes: watts
+/// per dense FP16 tensor TFLOPS (the full tensor rate, fp16_fp16acc, which the FP32-accumulate figure
+/// of a GeForce card halves) of an architecture's SMs, by CUDA compute capability.
+///   Ada (8.9, TSMC 4N): 1.36 W/TFLOPS, fitted (bench/prefill_power_fit.py, the model's own prefill
+///     on the single-GPU CUDA pp512-pp8192 cases of xiongjiedai_llama3.json). The same AD102 SM reaches
+///     at pp512, as a share of its rated peak: RTX 4080 (320 W / 195 TFLOPS = 1.64 W/TFLOPS) F16 0.60,
+///     RTX 4090 (450 W / 330.3 = 1.36) 0.46, RTX 6000 Ada (300 W / 364 = 0.82) 0.29; Q4_K_M 0.44,
+///     0.35, 0.26 and L40S (350 W / 362 = 0.97) 0.27. Against the 4090 the 6000 Ada reaches 0.645
+///     (F16) and 0.74 (Q4_K_M) for 0.61 of its watts per TFLOPS, the L40S 0.77 for 0.71.
+///   Other architectures: not pinned by the dev data, no limit (blank). GA102 (8.6): the RTX A6000
+///     and A40 (300 W / 155 and 150 TFLOPS) reach 0.86-0.93 of the RTX 3090's (350 W / 142) share per
+///     peak; a GA102 row at 2.2 W/TFLOPS would fit no better (99 vs 100 of the 114 cases).
+///     A100 (8.0): the 300 W PCIe card matches the 400 W SXM in llama.cpp prefill (5981 vs 5948
+///     tokens/s, 8B Q4_K_M pp512); Hopper: one card in the data.
+/// Left as it is: the RTX 4080, above its need, still reaches 1.3x the 4090's F16 share per peak. The
+/// fit spans 0.82-1.64 W/TFLOPS; the L4 (72 W / 121 TFLOPS = 0.60) gets 0.44 by extrapolation. chip_of
+/// holds every CUDA engine's matmul rate to it: vLLM's and transformers' fuller GEMMs draw more power
+/// than llama.cpp's at a 0.4-0.5 share, so for them it is, if anything, too mild.
+struct tensor_power_row {
+    double compute_capability;
+    double watts_per_tflops;
+};
+constexpr std::array<tensor_power_row, 1> tensor_power_table{{{8.9, 1.36}}};
 
 bool contains(std::string_view text, std::string_view word) {
     std::string t(text);
@@ -380,6 +412,18 @@ step_overhead decode_overhead(engine_kind e, device_kind d) {
     return {};
 }
 
+double power_limited_tensor_share(const device_spec& d) {
+    if (!d.compute_capability || !d.accelerator_tdp_w) return 1.0;
+    const auto peak = d.fp16_fp16acc_flops ? d.fp16_fp16acc_flops : d.fp16_flops;
+    if (!peak || *peak <= 0) return 1.0;
+    for (const auto& r : tensor_power_table) {
+        if (std::abs(*d.compute_capability - r.compute_capability) > 1e-6) continue;
+        const double needed_w = r.watts_per_tflops * *peak / 1e12;
+        return std::min(1.0, *d.accelerator_tdp_w / needed_w);
+    }
+    return 1.0;
+}
+
 double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
                             unsigned parallel_devices, std::uint64_t prompt) {
     if (chip.matmul_flops <= 0) return 0;
@@ -446,6 +490,7 @@ chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
                                               : d.fp32_flops.value_or(0);
     else
         c.matmul_flops = d.fp16_flops ? *d.fp16_flops : d.fp32_flops.value_or(0);
+    if (where == device_kind::cuda) c.matmul_flops *= power_limited_tensor_share(d);
     return c;
 }
 

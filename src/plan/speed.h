@@ -65,6 +65,10 @@ struct chip_rates {
     double matmul_flops          = 0; ///< the tensor rate prefill runs at (prefill_peak_flops); 0 = unknown
     std::string_view architecture;    ///< "Hopper", "Ampere" ... (prefill kernels by generation)
 };
+/// Share of its rated tensor peak a CUDA GPU's clock holds under a full matmul load within its board
+/// power (accelerator_tdp_w): 1 when the power suffices or the architecture's need is not known
+/// (src/plan/speed.cpp, tensor_power_table). chip_of scales matmul_flops by it.
+double power_limited_tensor_share(const device_spec& d);
 /// The chip of device `d` as engine `e` runs on it where the model lives (`where`).
 chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where);
 // --- Hugging Face transformers, eager generate on CUDA ---------------------------------------------
