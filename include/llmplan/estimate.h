@@ -78,7 +78,7 @@ struct training_params {
     std::uint32_t gpus       = 1;
     std::uint32_t zero_stage = 0;
     bool offload_optimizer   = false;
-    std::uint32_t grad_accum = 1; ///< --grad-accum: micro-steps per optimizer step
+    std::uint64_t grad_accum = 1; ///< --grad-accum: micro-steps per optimizer step (1 to 2^20)
     weight_choice weights{};      ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
     std::string trainer = "hf";   ///< --trainer: a row of trainer_table() (llmplan/trainer.h)
     trainer_overrides overrides;  ///< --lora-dropout, --loss, --optimizer-in-backward, --batch-lengths, --fsdp-units

@@ -297,8 +297,7 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         t.overrides.fsdp_mixed_units = v.text == "mixed";
         break;
     case id::grad_accum:
-        if (v.u > (std::uint64_t{1} << 20)) return bad(o, fmt::format("{}; expected at most 2^20 micro-steps", v.u));
-        t.grad_accum = static_cast<std::uint32_t>(v.u);
+        t.grad_accum = v.u; // range checked by estimate_training
         break;
     default:
         break;

@@ -87,7 +87,7 @@ status validate(const model_desc& m, const training_params& p) {
     if (p.micro_batch == 0) return bad("micro-batch 0; expected at least 1 sequence", "--micro-batch");
     if (p.seq == 0) return bad("sequence length 0; expected at least 1 token", "--seq");
     if (p.gpus == 0) return bad("0 GPUs; expected at least 1", "--gpus");
-    if (p.grad_accum == 0 || p.grad_accum > (1u << 20))
+    if (p.grad_accum == 0 || p.grad_accum > (std::uint64_t{1} << 20))
         return bad("gradient accumulation of " + std::to_string(p.grad_accum) + " micro-steps; expected 1 to 2^20",
                    "--grad-accum");
     if (p.zero_stage > 3)

@@ -76,9 +76,8 @@ void fsdp_commands(const train_launch_setup& s, commands& out) {
     std::string fsdp_arg;
     if (*trainer != '\0') fsdp_arg = fmt::format(" --fsdp \"{} auto_wrap{}\"", trainer, s.offload ? " offload" : "");
     if (s.nodes > 1) {
-        out.emplace_back("accelerate", fmt::format("accelerate launch --config_file fsdp_config.yaml --machine_rank "
-                                                   "$NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port "
-                                                   "29500 train.py"));
+        out.emplace_back("accelerate", "accelerate launch --config_file fsdp_config.yaml --machine_rank $NODE_RANK "
+                                       "--main_process_ip $MASTER_ADDR --main_process_port 29500 train.py");
         out.emplace_back("torchrun", fmt::format("torchrun --nnodes={} --nproc_per_node={} --node_rank=$NODE_RANK "
                                                  "{} train.py{}",
                                                  s.nodes, per, rendezvous, fsdp_arg));
