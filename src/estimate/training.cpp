@@ -221,9 +221,10 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
 
     // ---- bytes a trained parameter costs
     // Full: params and grads at the training dtype, fp32 master copy under mixed precision.
-    // LoRA: adapters in fp32 where PEFT's autocast_adapter_dtype=True upcasts them (PEFT >= 0.12),
-    // else in the training dtype.
-    const std::uint64_t param_b  = full ? dense_b : (row.fp32_adapters || p.precision != train_precision::bf16 ? 4 : 2);
+    // LoRA: adapters in fp32 under mixed precision (PEFT's autocast_adapter_dtype=True upcasts 16-bit
+    // ones, PEFT >= 0.12; the other trainers keep the trainable parameters in fp32), in bf16 when the
+    // run is pure bf16 (every trained tensor bf16: train_habits::fp32_adapters).
+    const std::uint64_t param_b  = full ? dense_b : (p.precision != train_precision::bf16 ? 4 : 2);
     const std::uint64_t grad_b   = param_b;
     const std::uint64_t master_b = (full && mixed) ? 4 : 0;
     // Optimizer states follow the fp32 master/adapters, or the 16-bit params in pure bf16 (torch
@@ -458,7 +459,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (ds3_flat_tmp > 0)
         note("DeepSpeed ZeRO-3: the step flattens each sub-group's 16-bit gradients before its fp32 copy");
     if (!full)
-        note("LoRA adapters in " + std::string(param_b == 4 ? "fp32 (PEFT autocast_adapter_dtype=True)" : "16-bit") +
+        note("LoRA adapters in " + std::string(param_b == 2              ? "16-bit"
+                                       : h.fp32_adapters ? "fp32 (PEFT autocast_adapter_dtype=True)"
+                                                         : "fp32 (mixed precision)") +
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));

@@ -91,7 +91,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // to its dtype: no copy at all (fast_lora.py LoRA_QKV/LoRA_MLP/LoRA_W, matmul_lora `A.to(dtype)`).
     if (lora != nullptr && !(h.row->own_lora_kernels && h.lora_dropout == 0)) {
         const bool dropout  = h.lora_dropout > 0;
-        const bool recast   = h.row->fp32_adapters && act_b == 2;
+        const bool recast   = h.fp32_adapters && act_b == 2;
         const bool autocast = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
         const std::uint64_t copy     = recast ? (autocast ? act_b : 4) : dropout ? act_b : 0;
         const std::uint64_t per_elem = copy + (dropout ? 1 : 0);

@@ -50,6 +50,7 @@ struct train_habits {
     bool in_backward           = false; ///< optimizer steps each parameter in backward (one grad alive)
     batch_lengths lengths      = batch_lengths::variable;
     bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights
+    bool fp32_adapters         = false; ///< LoRA adapters kept in fp32 and their inputs cast to it
 };
 
 /// Resolve --trainer and the overrides for this workload; error on an unknown trainer or bad value.

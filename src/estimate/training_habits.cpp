@@ -52,6 +52,10 @@ result<train_habits> resolve_habits(const training_params& p) {
     h.loss             = o.loss.value_or(row->loss);
     h.lengths          = o.lengths.value_or(row->lengths);
     h.fsdp_mixed_units = o.fsdp_mixed_units.value_or(row->fsdp_mixed_units);
+    // PEFT's autocast_adapter_dtype=True upcasts 16-bit adapters to fp32: that is mixed precision for the
+    // adapters. --precision bf16 says every trained tensor is bf16 (PEFT with autocast_adapter_dtype=False,
+    // torchtune, LitGPT bf16-true), so the trainer's fp32 adapters apply only to the mixed precisions.
+    h.fp32_adapters = row->fp32_adapters && p.precision != train_precision::bf16;
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon
     // as it is made cannot accumulate over micro-steps (torchtune's recipes refuse
