@@ -459,9 +459,10 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (ds3_flat_tmp > 0)
         note("DeepSpeed ZeRO-3: the step flattens each sub-group's 16-bit gradients before its fp32 copy");
     if (!full)
-        note("LoRA adapters in " + std::string(param_b == 2              ? "16-bit"
-                                       : h.fp32_adapters ? "fp32 (PEFT autocast_adapter_dtype=True)"
-                                                         : "fp32 (mixed precision)") +
+        note("LoRA adapters in " +
+             std::string(param_b == 2      ? "16-bit"
+                         : h.fp32_adapters ? "fp32 (PEFT autocast_adapter_dtype=True)"
+                                           : "fp32 (mixed precision)") +
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
