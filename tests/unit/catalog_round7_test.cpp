@@ -1,5 +1,6 @@
-// Catalog round 7 (data/models/SOURCES.md): baichuan-inc/Baichuan2-13B-Chat, a model the benchmark's
-// dev cases name that the catalog lacked, against the count its own checkpoint index publishes.
+// Catalog round 7 (data/models/SOURCES.md): baichuan-inc/Baichuan2-13B-Chat and Qwen/Qwen-VL-Chat-Int4,
+// models the benchmark's dev cases name that the catalog lacked, each against the total its own
+// checkpoint index publishes.
 #include "catalog_fixtures.h"
 #include "llmplan/estimate.h"
 
@@ -32,6 +33,32 @@ TEST(catalog_round7, baichuan2_13b_chat_is_its_checkpoint_total) {
 TEST(catalog_round7, baichuan2_13b_context_is_model_max_length) {
     EXPECT_EQ(catalog_model("baichuan-inc/Baichuan2-13B-Chat").n_ctx_train, 4'096u);
     EXPECT_EQ(catalog_model("baichuan-inc/Baichuan2-7B-Chat").n_ctx_train, 4'096u);
+}
+
+// Qwen-VL-Chat-Int4: Qwen-VL-Chat's config.json plus a GPTQ quantization_config (4 bits, groups of 128,
+// desc_act false); the language model's 32 x 5 linears are packed, the embeddings, lm_head, norms and
+// the visual tower stay fp16. Per GPTQ linear (K in, N out): K x N / 2 qweight + K/128 x N/8 x 4 qzeros
+// + K/128 x N x 2 scales + K x 4 g_idx bytes. The repo's model.safetensors.index.json total_size
+// 9,731,786,240 (x1ngzai/Qwen-VL-Chat-Int4 @ 1cd721a) is that language model + the tower's
+// 1,935,610,624 fp16 params + the fp16 biases its GPTQ packer stored for the 4 bias-less linears of
+// each layer (32 x 2 x (4,096 + 11,008 + 11,008 + 4,096) = 1,933,312 bytes, zeros the reader does not count).
+TEST(catalog_round7, qwen_vl_chat_int4_is_qwen_vl_chat_in_gptq_4bit) {
+    const auto m = catalog_model("Qwen/Qwen-VL-Chat-Int4");
+    EXPECT_EQ(m.quant.method, quant_method::gptq);
+    EXPECT_EQ(m.quant.bits, 4u);
+    EXPECT_EQ(m.quant.group_size, 128u);
+    const auto bf16 = catalog_model("Qwen/Qwen-VL-Chat");
+    EXPECT_EQ(count_params(m).total, count_params(bf16).total);
+    EXPECT_EQ(m.vision.n_params, bf16.vision.n_params);
+    const std::uint64_t h = 4'096, ff = 11'008, v = 151'936;
+    const auto gptq = [](std::uint64_t k, std::uint64_t n) {
+        return k * n / 2 + k / 128 * (n / 8) * 4 + k / 128 * n * 2 + k * 4;
+    };
+    const std::uint64_t layer = gptq(h, 3 * h) + 3 * h * 2 + gptq(h, h) + 2 * gptq(h, ff) + gptq(ff, h) + 2 * h * 2;
+    const std::uint64_t lm    = 2 * v * h * 2 + h * 2 + 32 * layer;
+    EXPECT_EQ(weights_bytes(m), lm);
+    EXPECT_EQ(lm, 5'858'631'680u);
+    EXPECT_EQ(lm + 2 * m.vision.n_params + 32 * 2 * (h + ff + ff + h), 9'731'786'240u);
 }
 
 } // namespace
