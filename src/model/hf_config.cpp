@@ -41,24 +41,26 @@ enum class field : std::uint8_t {
 struct field_keys {
     field f;
     std::string_view canonical;
-    std::array<std::string_view, 4> keys; ///< HF spellings, first match wins
+    std::array<std::string_view, 5> keys; ///< HF spellings, first match wins
 };
 
 // One alias table for every family (convert_hf_to_gguf.py's find_hparam lists the same spellings).
+// model_max_length: Baichuan's remote code (configuration_baichuan.py) names its context so, and the
+// Baichuan2-13B config.json spells it no other way.
 // clang-format off
 constexpr std::array<field_keys, static_cast<std::size_t>(field::count)> hf_keys{{
-    {field::n_layer,       "n_layer",       {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}},
-    {field::n_embd,        "n_embd",        {"hidden_size", "n_embd", "d_model", "dim"}},
-    {field::n_head,        "n_head",        {"num_attention_heads", "n_head", "num_heads", "n_heads"}},
-    {field::n_head_kv,     "n_head_kv",     {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}},
-    {field::head_dim,      "head_dim",      {"head_dim", "kv_channels", "attention_head_dim", ""}},
-    {field::n_ff,          "n_ff",          {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size"}},
-    {field::n_vocab,       "n_vocab",       {"vocab_size", "padded_vocab_size", "n_vocab", ""}},
-    {field::n_ctx_train,   "n_ctx_train",   {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"}},
-    {field::n_expert,      "n_expert",      {"num_local_experts", "num_experts", "n_routed_experts", ""}},
-    {field::n_expert_used, "n_expert_used", {"num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_topk"}},
-    {field::n_ff_expert,   "n_ff_expert",   {"moe_intermediate_size", "expert_intermediate_size", "", ""}},
-    {field::n_swa,         "n_swa",         {"sliding_window", "attention_window", "", ""}},
+    {field::n_layer,       "n_layer",       {"num_hidden_layers", "n_layer", "num_layers", "n_layers", ""}},
+    {field::n_embd,        "n_embd",        {"hidden_size", "n_embd", "d_model", "dim", ""}},
+    {field::n_head,        "n_head",        {"num_attention_heads", "n_head", "num_heads", "n_heads", ""}},
+    {field::n_head_kv,     "n_head_kv",     {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num", ""}},
+    {field::head_dim,      "head_dim",      {"head_dim", "kv_channels", "attention_head_dim", "", ""}},
+    {field::n_ff,          "n_ff",          {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", ""}},
+    {field::n_vocab,       "n_vocab",       {"vocab_size", "padded_vocab_size", "n_vocab", "", ""}},
+    {field::n_ctx_train,   "n_ctx_train",   {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"}},
+    {field::n_expert,      "n_expert",      {"num_local_experts", "num_experts", "n_routed_experts", "", ""}},
+    {field::n_expert_used, "n_expert_used", {"num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_topk", ""}},
+    {field::n_ff_expert,   "n_ff_expert",   {"moe_intermediate_size", "expert_intermediate_size", "", "", ""}},
+    {field::n_swa,         "n_swa",         {"sliding_window", "attention_window", "", "", ""}},
 }};
 // clang-format on
 
