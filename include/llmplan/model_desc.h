@@ -105,6 +105,8 @@ struct layer_desc {
     std::uint32_t n_swa      = 0; ///< sliding window in tokens; 0 = full attention
     std::uint64_t n_ff       = 0; ///< dense FFN intermediate size; 0 when the layer has none
     bool is_moe              = false;
+    bool in_encoder          = false; ///< encoder-decoder (T5): an encoder layer; the decoder's follow the encoder's
+    bool cross_attn          = false; ///< encoder-decoder decoder layer: + cross-attention (norm, q, k, v, o)
     bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
     bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
     /// A linear-attention / state-space layer: constant state per sequence, whatever the context
@@ -244,7 +246,16 @@ struct model_desc {
     bool embd_norm                 = false; ///< LayerNorm after the embeddings (BLOOM, BERT)
     std::uint32_t rope_dim         = 0;     ///< rotary dims per head when partial (Phi-2, GPT-J, NeoX); 0 = all
     std::uint32_t n_norm_per_layer = 2;     ///< 1 for parallel blocks, 4 for sandwich norms (Gemma-2/3)
-    std::vector<std::string> notes;         ///< what the reader assumed or left out (e.g. a vision tower)
+    /// Encoder-decoder (T5 / mT5): layers[0, n_layer_enc) are the encoder's, the rest the decoder's,
+    /// each stack with its own final norm; 0 for decoder-only and encoder-only models.
+    std::uint32_t n_layer_enc = 0;
+    /// T5's relative attention bias: a [buckets, n_head] table in the first layer of each stack.
+    std::uint32_t rel_attn_buckets = 0;
+    /// The attention adds a bias matrix to its scores (T5's relative positions), so transformers runs
+    /// it eagerly and autograd keeps the n_head x seq x seq probabilities.
+    bool eager_attn_scores = false;
+    bool train_dropout     = false; ///< dropout on in training (T5 dropout_rate > 0): probabilities keep a mask
+    std::vector<std::string> notes; ///< what the reader assumed or left out (e.g. a vision tower)
 
     moe_desc moe;
     mla_desc mla;
@@ -267,6 +278,7 @@ struct model_desc {
     [[nodiscard]] std::string weights_type_name() const;
 
     [[nodiscard]] bool is_moe() const { return moe.n_expert > 0; }
+    [[nodiscard]] bool is_encoder_decoder() const { return n_layer_enc > 0; }
     /// The most common layer (for display): the first attention layer, else layer 0.
     [[nodiscard]] const layer_desc& typical_layer() const;
 };

@@ -31,6 +31,16 @@ status validate(const model_desc& m, const inference_params& p) {
     auto bad = [](std::string msg, std::string opt) {
         return make_error(error_code::invalid_params, std::move(msg), std::move(opt));
     };
+    // The engines' KV-cache models cover one causal stack; an encoder-decoder also runs its encoder
+    // over the source once and keeps each decoder layer's cross-attention k/v over that source,
+    // which none of them is sized for yet: no figure rather than a wrong one.
+    if (m.is_encoder_decoder())
+        return make_error(error_code::unsupported_arch,
+                          fmt::format("inference of encoder-decoder models ({}: {} encoder + {} decoder layers with "
+                                      "cross-attention) is not supported: the KV-cache models cover decoder-only "
+                                      "stacks; expected --task train, or inspect",
+                                      m.arch, m.n_layer_enc, m.n_layer - m.n_layer_enc),
+                          "--task infer");
     if (p.ctx == 0 || p.ctx > max_ctx) return bad(fmt::format("{} tokens; expected 1 to 2^31", p.ctx), "--ctx");
     if (p.batch == 0 || p.batch > max_ctx)
         return bad(fmt::format("{} sequences; expected at least 1", p.batch), "--batch");

@@ -15,6 +15,9 @@ struct target_row {
     std::string_view name;
     std::array<tensor_role, 4> roles;
     std::size_t n_roles;
+    /// The FFN shape the name exists in (T5's "wi" is the plain FFN's; "wi_0"/"wi_1" the gated one's);
+    /// ffn_kind::none: any.
+    ffn_kind only = ffn_kind::none;
 };
 
 // Short names (and the HF module names users also type) -> the tensors they adapt. A fused
@@ -22,7 +25,9 @@ struct target_row {
 // as PEFT does when the module holding it is targeted. MLA's down/up projections stand in for
 // q and k/v.
 // clang-format off
-constexpr std::array<target_row, 14> target_table{{
+// T5 (modeling_t5.py) names its projections q, k, v, o (self- and cross-attention alike: PEFT
+// matches both) and its FFN wi, wo (T5DenseActDense) or wi_0 (gated), wi_1, wo (T5DenseGatedActDense).
+constexpr std::array<target_row, 18> target_table{{
     {"q",         {tensor_role::attn_q, tensor_role::attn_qkv, tensor_role::attn_q_a, tensor_role::attn_q_b}, 4},
     {"k",         {tensor_role::attn_k, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
     {"v",         {tensor_role::attn_v, tensor_role::attn_qkv, tensor_role::attn_kv_a, tensor_role::attn_kv_b}, 4},
@@ -37,6 +42,10 @@ constexpr std::array<target_row, 14> target_table{{
     {"gate_proj", {tensor_role::ffn_gate, tensor_role::ffn_gate_exps, tensor_role::ffn_gate_shexp, tensor_role::ffn_gate_up_exps}, 4},
     {"up_proj",   {tensor_role::ffn_up, tensor_role::ffn_up_exps, tensor_role::ffn_up_shexp, tensor_role::ffn_gate_up_exps}, 4},
     {"down_proj", {tensor_role::ffn_down, tensor_role::ffn_down_exps, tensor_role::ffn_down_shexp}, 3},
+    {"wi",        {tensor_role::ffn_up}, 1, ffn_kind::plain},
+    {"wi_0",      {tensor_role::ffn_gate}, 1, ffn_kind::gated},
+    {"wi_1",      {tensor_role::ffn_up}, 1, ffn_kind::gated},
+    {"wo",        {tensor_role::ffn_down}, 1, ffn_kind::none},
 }};
 // clang-format on
 
@@ -113,7 +122,7 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
                                   "'; expected all-linear, q,k,v,o,gate,up,down, or embed,lm_head (trained whole)",
                               "--lora-targets");
         bool present = false;
-        for (std::size_t i = 0; i < row->n_roles; ++i) {
+        for (std::size_t i = 0; i < (row->only == ffn_kind::none || row->only == m.ffn ? row->n_roles : 0); ++i) {
             const tensor_role r                 = row->roles[i];
             wanted[static_cast<std::size_t>(r)] = true;
             present                             = present || std::any_of(m.tensors.begin(), m.tensors.end(),

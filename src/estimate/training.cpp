@@ -466,7 +466,18 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
-    note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
+    if (m.eager_attn_scores)
+        note("attention run eagerly (" + m.arch +
+             ": a relative position bias is added to the scores): each attention keeps its heads x seq x seq "
+             "probabilities" +
+             (m.train_dropout ? " with their dropout mask" : ""));
+    else
+        note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
+    if (m.is_encoder_decoder())
+        note("encoder-decoder: source and target both taken as --seq " + std::to_string(p.seq) + " tokens; the " +
+             std::to_string(m.n_layer_enc) + " encoder layers run over the source, the " +
+             std::to_string(m.n_layer - m.n_layer_enc) +
+             " decoder layers over the target with cross-attention to the source; the loss over the target tokens");
     if (tower > 0)
         note("vision tower frozen (" + two_decimals(static_cast<double>(m.vision.n_params) / 1e9) + " B params, " +
              gib_text(static_cast<double>(tower), 2) +

@@ -17,6 +17,13 @@
 //   eager RMSNorm (HF, torchtune without compile) also keeps an fp32 copy of its input: +4 bytes*h.
 // Gradient checkpointing keeps each layer's input (h per token) and recomputes one layer at a
 // time in backward.
+// Encoder-decoders (T5): the encoder's and the decoder's layers both run over --seq tokens (the
+// source and the target are taken as equally long); a decoder layer's cross-attention keeps what a
+// self-attention does (its k and v over the source). T5Attention is eager (the relative position
+// bias is added to the scores), so each attention also keeps its n_head x seq x seq probabilities:
+// softmax(scores.float()) saves its fp32 output, the matmul with v keeps the dropout output and
+// its one-byte mask (or the cast back to 16-bit without dropout), and backward holds the gradients
+// of the probabilities and of the scores (the widest intermediate becomes n_head x seq).
 #include "estimate/training_detail.h"
 
 #include <algorithm>
@@ -29,7 +36,18 @@ struct layer_bytes {
     std::uint64_t widest          = 0; ///< widest intermediate (elements per token)
 };
 
-layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused) {
+/// Bytes an eager attention keeps per query token for its probabilities over `keys` tokens.
+std::uint64_t eager_scores_per_token(const model_desc& m, const layer_desc& l, std::uint64_t act_b,
+                                     std::uint64_t keys) {
+    if (!m.eager_attn_scores) return 0;
+    // The fp32 softmax output (softmax's backward), then what the matmul with v keeps: the dropout
+    // output and its mask, or without dropout the cast back to 16-bit (fp32 runs: no cast).
+    const std::uint64_t per_elem = 4 + (m.train_dropout ? act_b + 1 : (act_b < 4 ? act_b : 0));
+    return std::uint64_t{l.n_head} * keys * per_elem;
+}
+
+layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused,
+                             std::uint64_t seq) {
     const std::uint64_t h = m.n_embd;
     // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
     const std::uint64_t eager_norm_extra = fused ? 0 : 4 * h;
@@ -41,9 +59,11 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
         const std::uint64_t k_w = std::uint64_t{l.n_head_kv} * l.head_dim_k;
         const std::uint64_t v_w = std::uint64_t{l.n_head_kv} * l.head_dim_v;
         const std::uint64_t o_w = std::uint64_t{l.n_head} * l.head_dim_v;
-        elems += h + h + q_w + k_w + v_w + 2 * o_w;
-        extra += eager_norm_extra;
-        widest = std::max({widest, q_w, o_w});
+        // A decoder layer's cross-attention (T5LayerCrossAttention) repeats the block over the source.
+        const std::uint64_t blocks = l.cross_attn ? 2 : 1;
+        elems += blocks * (h + h + q_w + k_w + v_w + 2 * o_w);
+        extra += blocks * (eager_norm_extra + eager_scores_per_token(m, l, act_b, seq));
+        widest = std::max({widest, q_w, o_w, m.eager_attn_scores ? std::uint64_t{l.n_head} * seq : 0});
     }
     std::uint64_t f        = l.n_ff;
     std::uint64_t dispatch = 0;
@@ -75,7 +95,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     activation_estimate a;
     std::uint64_t widest = m.n_embd;
     for (const auto& l : m.layers) {
-        const layer_bytes lb = layer_activation(m, l, act_b, fused);
+        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq);
         a.per_layer_saved_bytes += lb.saved_per_token * tokens;
         a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
         widest                = std::max(widest, lb.widest);

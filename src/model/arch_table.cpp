@@ -90,6 +90,14 @@ arch_row{"granite",     fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // e_score_correction_bias is always there (DeepseekV3TopkRouter). The multi-token-prediction layer
 // (num_nextn_predict_layers) is not loaded by default and not counted, as for DeepSeek-V3.
 arch_row{"glm4_moe",    fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::glm4_moe, false, "glm4moe", {.out_never_biased = true}},
+// T5 / mT5 (modeling_t5.py, modeling_mt5.py): bias-free q, k, v, o and FFN; T5LayerNorm is an RMS
+// norm without bias; positions are a relative attention bias table [buckets, n_head] in the first
+// layer of each stack; the decoder adds cross-attention to every layer; one shared embedding for
+// both stacks. The FFN is plain (wi, wo) for feed_forward_proj "relu" (T5 v1.0) and gated (wi_0,
+// wi_1, wo) for "gated-gelu" (T5 v1.1, mT5, T0, Flan-T5): the reader sets it from the config.
+// T5Config ties the head by default (tie_word_embeddings=True), MT5Config does not.
+arch_row{"t5",          fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "t5", {.t5_stacks = true}},
+arch_row{"mt5",         fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "t5", {.t5_stacks = true}},
 };
 // clang-format on
 
@@ -125,7 +133,8 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1, granite, glm4_moe";
+           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1, granite, glm4_moe, t5, "
+           "mt5";
 }
 
 } // namespace llmplan::detail

@@ -40,6 +40,9 @@ struct family_quirks {
     bool pos_offset_2      = false; ///< learned positions keep 2 extra rows (OPTLearnedPositionalEmbedding)
     bool ff_is_sum         = false; ///< intermediate_size is w1 + w2 together (Qwen-1: ff_dim_in = size // 2)
     bool block_configs     = false; ///< per-layer block_configs replace n_ff and heads (Nemotron-NAS / DeciLM)
+    /// Encoder-decoder with T5's config keys (d_kv, d_ff, num_decoder_layers, feed_forward_proj,
+    /// relative_attention_num_buckets): an encoder stack, then a decoder stack with cross-attention.
+    bool t5_stacks = false;
 };
 
 struct arch_row {

@@ -9,6 +9,7 @@
 #include "model/quant_config.h"
 #include "model/recurrent.h"
 #include "model/state_space.h"
+#include "model/t5.h"
 #include "model/vision.h"
 
 #include <array>
@@ -46,15 +47,15 @@ struct field_keys {
 
 // One alias table for every family (convert_hf_to_gguf.py's find_hparam lists the same spellings).
 // model_max_length: Baichuan's remote code (configuration_baichuan.py) names its context so, and the
-// Baichuan2-13B config.json spells it no other way.
+// Baichuan2-13B config.json spells it no other way. d_kv, d_ff: T5Config's (configuration_t5.py).
 // clang-format off
 constexpr std::array<field_keys, static_cast<std::size_t>(field::count)> hf_keys{{
     {field::n_layer,       "n_layer",       {"num_hidden_layers", "n_layer", "num_layers", "n_layers", ""}},
     {field::n_embd,        "n_embd",        {"hidden_size", "n_embd", "d_model", "dim", ""}},
     {field::n_head,        "n_head",        {"num_attention_heads", "n_head", "num_heads", "n_heads", ""}},
     {field::n_head_kv,     "n_head_kv",     {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num", ""}},
-    {field::head_dim,      "head_dim",      {"head_dim", "kv_channels", "attention_head_dim", "", ""}},
-    {field::n_ff,          "n_ff",          {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", ""}},
+    {field::head_dim,      "head_dim",      {"head_dim", "kv_channels", "attention_head_dim", "d_kv", ""}},
+    {field::n_ff,          "n_ff",          {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "d_ff"}},
     {field::n_vocab,       "n_vocab",       {"vocab_size", "padded_vocab_size", "n_vocab", "", ""}},
     {field::n_ctx_train,   "n_ctx_train",   {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"}},
     {field::n_expert,      "n_expert",      {"num_local_experts", "num_experts", "n_routed_experts", "", ""}},
@@ -376,6 +377,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
 
     if (row->quirks.block_configs) {
         if (auto s = fill_deci_layers(m, r); !s) return s.error();
+    }
+    if (row->quirks.t5_stacks) {
+        if (auto s = detail::read_t5_stacks(m, r.raw(), path); !s) return s.error();
     }
     if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();

@@ -9,7 +9,7 @@ nlohmann::json model_to_json(const model_desc& m) {
     std::uint32_t n_swa_layers = 0, n_kv_layers = 0, n_moe_layers = 0, n_swa = 0, n_state_layers = 0;
     const layer_desc* state = nullptr;
     for (const auto& x : m.layers) {
-        n_kv_layers += x.has_kv() ? 1 : 0;
+        n_kv_layers += x.has_kv() && !x.in_encoder ? 1 : 0; // an encoder's attention caches nothing
         if (x.has_state()) ++n_state_layers, state = state ? state : &x;
         n_moe_layers += x.is_moe ? 1 : 0;
         if (x.n_swa) ++n_swa_layers, n_swa = x.n_swa;
@@ -47,6 +47,8 @@ nlohmann::json model_to_json(const model_desc& m) {
     if (l.attn == attn_kind::mla)
         LLMPLAN_JSON_MEMBERS(j["mla"], m.mla, q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim,
                              v_head_dim);
+    // Encoder-decoders: n_layer counts both stacks; the encoder's come first.
+    if (m.is_encoder_decoder()) j["n_encoder_layers"] = m.n_layer_enc;
     return j;
 }
 

@@ -176,6 +176,39 @@ void feed_forward(builder& b, const model_desc& m, const layer_desc& l, int il) 
     b.linear(tensor_role::ffn_down, il, e, l.n_ff, m.ffn_bias);
 }
 
+/// One T5Block (modeling_t5.py), named as llama.cpp's T5 tensors are ("enc.blk.N.attn_q",
+/// "dec.blk.N.cross_attn_q"; N counts within the stack): self-attention with its norm, the first
+/// layer of each stack also holding the relative attention bias table [buckets, n_head]; in the
+/// decoder a cross-attention block (norm, q, k, v, o over the encoder's output); then the FFN with
+/// its norm. `layer` stays the index in m.layers so per-layer sums see every block.
+void encoder_decoder_layer(builder& b, model_desc& m, const layer_desc& l, std::uint32_t i) {
+    const std::uint64_t e     = m.n_embd;
+    const int il              = static_cast<int>(i);
+    const bool dec            = !l.in_encoder;
+    const std::uint32_t local = dec ? i - m.n_layer_enc : i;
+    const std::size_t first   = m.tensors.size();
+    b.norm(tensor_role::attn_norm, il, e);
+    attention(b, m, l, il);
+    if (local == 0 && m.rel_attn_buckets > 0) {
+        b.add(tensor_role::other, il, {m.rel_attn_buckets, l.n_head});
+        m.tensors.back().name = fmt::format("blk.{}.attn_rel_b.weight", il);
+    }
+    const std::size_t cross = m.tensors.size();
+    if (l.cross_attn) {
+        b.norm(tensor_role::attn_norm, il, e);
+        attention(b, m, l, il);
+    }
+    const std::size_t ffn = m.tensors.size();
+    b.norm(tensor_role::ffn_norm, il, e);
+    feed_forward(b, m, l, il);
+    const std::string from = fmt::format("blk.{}.", il);
+    const std::string to   = fmt::format("{}.blk.{}.", dec ? "dec" : "enc", local);
+    for (std::size_t t = first; t < m.tensors.size(); ++t) {
+        auto& name = m.tensors[t].name;
+        name       = to + (t >= cross && t < ffn ? "cross_" : "") + name.substr(from.size());
+    }
+}
+
 } // namespace
 
 void generate_tensors(model_desc& m) {
@@ -190,6 +223,10 @@ void generate_tensors(model_desc& m) {
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         const auto& l = m.layers[i];
         const int il  = static_cast<int>(i);
+        if (m.is_encoder_decoder()) {
+            encoder_decoder_layer(b, m, l, i);
+            continue;
+        }
         // Norms per layer: 1 (parallel block), 2 (pre-attention, pre-FFN), 4 (Gemma sandwich).
         // DeciLM drops the norm of a no-op sub-block.
         const bool attn_present = l.has_kv() || l.attn_linear || l.has_state();
@@ -202,7 +239,15 @@ void generate_tensors(model_desc& m) {
         if (m.n_norm_per_layer == 4) b.norm(tensor_role::ffn_post_norm, il, e);
     }
     if (m.pooler) b.linear(tensor_role::other, -1, e, e, true); // BertPooler dense
-    if (m.has_output_norm && !m.is_encoder) b.norm(tensor_role::output_norm, -1, e);
+    // Each T5Stack ends in its own final_layer_norm.
+    if (m.is_encoder_decoder()) {
+        b.norm(tensor_role::output_norm, -1, e);
+        m.tensors.back().name = "enc.output_norm.weight";
+        b.norm(tensor_role::output_norm, -1, e);
+        m.tensors.back().name = "dec.output_norm.weight";
+    } else if (m.has_output_norm && !m.is_encoder) {
+        b.norm(tensor_role::output_norm, -1, e);
+    }
     if (!m.tied_embd) b.linear(tensor_role::output, -1, m.n_vocab, e, m.output_bias);
 }
 
