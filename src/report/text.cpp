@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <string>
 
 namespace llmplan {
 
@@ -34,8 +35,9 @@ std::string model_to_text(const model_desc& m) {
                          m.moe.n_expert_shared ? fmt::format(" + {} shared", m.moe.n_expert_shared) : "");
     else
         s += fmt::format("params       {:.3f} B ({} exactly)\n", static_cast<double>(p.total) / 1e9, p.total);
+    // A config may state no trained context (T5's relative positions have none): say so, not "0".
     s += fmt::format("layers       {} x width {}, vocab {}, trained context {}\n", m.n_layer, m.n_embd, m.n_vocab,
-                     m.n_ctx_train);
+                     m.n_ctx_train > 0 ? std::to_string(m.n_ctx_train) : std::string("not stated"));
     std::uint32_t swa_layers = 0, kv_layers = 0;
     for (const auto& x : m.layers) {
         swa_layers += x.n_swa ? 1 : 0;
