@@ -82,6 +82,9 @@ struct training_params {
     weight_choice weights{};      ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
     std::string trainer = "hf";   ///< --trainer: a row of trainer_table() (llmplan/trainer.h)
     trainer_overrides overrides;  ///< --lora-dropout, --loss, --optimizer-in-backward, --batch-lengths, --fsdp-units
+    /// --device-memory: each GPU's memory (0 = unknown); the caching allocator's reserve above the
+    /// allocated peak cannot pass it (training_estimate::reclaimable_bytes).
+    std::uint64_t device_memory_bytes = 0;
 };
 
 /// The trainer habits an estimate assumed, after --trainer and the overrides.
@@ -120,6 +123,10 @@ struct training_estimate {
     std::vector<std::string> assumptions;
     trainer_assumed trainer;
     std::optional<memory_band> band; ///< absent when no dev case is of this kind
+    /// Of each GPU's total, the caching allocator's reserve of earlier steps' blocks (--batch-lengths
+    /// variable): counted in `overhead`, but released and the allocation retried before an
+    /// out-of-memory error, so what must fit is the total minus this.
+    std::uint64_t reclaimable_bytes = 0;
 };
 
 /// The band key of a workload: method and one GPU / several.

@@ -221,6 +221,7 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     }
     case id::device_memory:
         p.device_memory_bytes = v.u;
+        t.device_memory_bytes = v.u;
         break;
     case id::memory:
         r.memory_bytes = v.u;

@@ -384,15 +384,29 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- the runtime outside the allocated peak: CUDA context, allocator slack, NCCL
-    std::uint64_t slack = allocator_slack_bytes;
+    std::uint64_t slack       = allocator_slack_bytes;
+    std::uint64_t reclaimable = 0;
     if (h.lengths == batch_lengths::variable) {
         // The cached blocks of earlier sizes are free at the optimizer step, which takes its
         // temporaries from them: only what exceeds the step's own excess adds to the reserve.
         const auto cached =
             static_cast<std::uint64_t>(variable_length_slack_per_transient * static_cast<double>(act.transient_bytes));
-        slack += cached > step_excess ? cached - step_excess : 0;
+        reclaimable = cached > step_excess ? cached - step_excess : 0;
     }
     g.overhead = static_cast<std::int64_t>(cuda_context_bytes + slack + (N > 1 ? nccl_bytes : 0));
+    // The reserve grows only into memory nobody else asks for: on a malloc failure the caching
+    // allocator frees its unused cached blocks and retries (CUDACachingAllocator
+    // release_cached_blocks), so on a GPU of known size it stops at what the allocated peak leaves.
+    bool reserve_capped = false;
+    if (p.device_memory_bytes > 0) {
+        const std::uint64_t busiest = g.total() > 0 ? static_cast<std::uint64_t>(g.total()) : 0;
+        const std::uint64_t room    = p.device_memory_bytes > busiest ? p.device_memory_bytes - busiest : 0;
+        reserve_capped              = reclaimable > room;
+        reclaimable                 = std::min(reclaimable, room);
+    }
+    slack += reclaimable;
+    g.overhead += static_cast<std::int64_t>(reclaimable);
+    est.reclaimable_bytes = reclaimable;
 
     // ---- devices
     for (std::uint64_t i = 0; i < N; ++i) {
@@ -489,6 +503,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     note("overhead: CUDA context 1 GiB + caching-allocator slack " + gib_text(static_cast<double>(slack), 2) +
          (h.lengths == batch_lengths::variable ? " (batches of varying length: cached blocks of earlier sizes)" : "") +
          (N > 1 ? " + NCCL 0.5 GiB" : ""));
+    if (reclaimable > 0 || reserve_capped)
+        note("of that slack, " + gib_text(static_cast<double>(reclaimable), 2) +
+             " is the reserve of earlier steps' blocks, which the allocator frees before an out-of-memory error: "
+             "what must fit is the total less it" +
+             (reserve_capped ? std::string(" (the reserve stops at the GPU's memory, --device-memory)") : ""));
     return est;
 }
 

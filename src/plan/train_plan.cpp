@@ -101,7 +101,7 @@ struct config {
 struct outcome {
     config cfg;
     training_estimate est;
-    std::int64_t need      = 0; ///< largest per-GPU total (CPU row: the process)
+    std::int64_t need      = 0; ///< largest per-GPU total less the reclaimable reserve (CPU row: the process)
     std::int64_t host_need = 0; ///< the offloaded optimizer in host RAM
     bool fits              = false;
     bool host_known        = true;
@@ -123,12 +123,13 @@ struct row_search {
     std::optional<error> failure;
 
     std::optional<outcome> run(const config& c) {
-        training_params q    = base;
-        q.gpus               = c.gpus;
-        q.zero_stage         = c.zero;
-        q.grad_checkpointing = c.ckpt;
-        q.offload_optimizer  = c.offload;
-        auto e               = estimate_training(m, q);
+        training_params q     = base;
+        q.gpus                = c.gpus;
+        q.zero_stage          = c.zero;
+        q.grad_checkpointing  = c.ckpt;
+        q.offload_optimizer   = c.offload;
+        q.device_memory_bytes = pl.cpu ? 0 : pl.memory_bytes.value_or(0);
+        auto e                = estimate_training(m, q);
         if (!e) {
             failure = e.error();
             return std::nullopt;
@@ -142,6 +143,9 @@ struct row_search {
             else
                 o.need = std::max(o.need, d.total_bytes());
         }
+        // The allocator's reserve of earlier steps' blocks is given back before an out-of-memory
+        // error (training_estimate::reclaimable_bytes): it does not have to fit.
+        if (!pl.cpu) o.need -= static_cast<std::int64_t>(std::min<std::uint64_t>(o.est.reclaimable_bytes, o.need));
         if (pl.memory_bytes) {
             o.headroom = static_cast<std::int64_t>(*pl.memory_bytes) - o.need;
             o.fits     = o.headroom >= 0;

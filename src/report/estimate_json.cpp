@@ -101,20 +101,21 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
     for (const auto& t : p.lora_targets)
         targets += (targets.empty() ? "" : ",") + t;
     nlohmann::json w = {
-        {"task",               "train"                     },
-        {"method",             to_string(p.method)         },
-        {"optimizer",          to_string(p.optimizer)      },
-        {"precision",          to_string(p.precision)      },
-        {"seq",                p.seq                       },
-        {"micro_batch",        p.micro_batch               },
-        {"grad_checkpointing", on_off(p.grad_checkpointing)},
-        {"lora_rank",          p.lora_rank                 },
-        {"lora_targets",       targets                     },
-        {"gpus",               p.gpus                      },
-        {"zero",               p.zero_stage                },
-        {"offload_optimizer",  on_off(p.offload_optimizer) },
-        {"grad_accum",         p.grad_accum                },
-        {"trainer",            e.trainer.name              },
+        {"task",                "train"                     },
+        {"method",              to_string(p.method)         },
+        {"optimizer",           to_string(p.optimizer)      },
+        {"precision",           to_string(p.precision)      },
+        {"seq",                 p.seq                       },
+        {"micro_batch",         p.micro_batch               },
+        {"grad_checkpointing",  on_off(p.grad_checkpointing)},
+        {"lora_rank",           p.lora_rank                 },
+        {"lora_targets",        targets                     },
+        {"gpus",                p.gpus                      },
+        {"zero",                p.zero_stage                },
+        {"offload_optimizer",   on_off(p.offload_optimizer) },
+        {"grad_accum",          p.grad_accum                },
+        {"trainer",             e.trainer.name              },
+        {"device_memory_bytes", p.device_memory_bytes       },
     };
     std::uint64_t disk = m.file_bytes;
     if (disk == 0) disk = weights_bytes(m);
@@ -127,17 +128,18 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
     nlohmann::json band      = nullptr;
     if (e.band) band = band_to_json(*e.band);
     return {
-        {"model",            model_to_json(m)       },
-        {"workload",         w                      },
-        {"devices",          devices_json(e.devices)},
-        {"disk_bytes",       disk                   },
-        {"trainable_params", e.trainable_params     },
-        {"lora_params",      e.lora_params          },
-        {"flops_per_token",  e.flops_per_token      },
-        {"launch_config",    e.launch_config_json   },
-        {"assumptions",      e.assumptions          },
-        {"trainer",          trainer                },
-        {"band",             band                   }
+        {"model",             model_to_json(m)       },
+        {"workload",          w                      },
+        {"devices",           devices_json(e.devices)},
+        {"disk_bytes",        disk                   },
+        {"trainable_params",  e.trainable_params     },
+        {"lora_params",       e.lora_params          },
+        {"flops_per_token",   e.flops_per_token      },
+        {"launch_config",     e.launch_config_json   },
+        {"assumptions",       e.assumptions          },
+        {"trainer",           trainer                },
+        {"band",              band                   },
+        {"reclaimable_bytes", e.reclaimable_bytes    }
     };
 }
 
