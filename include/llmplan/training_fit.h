@@ -24,10 +24,11 @@ struct training_fit_answer {
     std::optional<std::string> fix_args;
 };
 
-/// The largest device need of a training estimate: the busiest GPU's total_bytes.
+/// The largest device need of a training estimate: the busiest GPU's total_bytes less the
+/// allocator's reclaimable reserve (training_estimate::reclaimable_bytes).
 std::int64_t training_memory_need(const training_estimate& e);
 
-/// Each answer is the largest value whose every GPU's total_bytes is within the budget (memory only
+/// Each answer is the largest value whose training_memory_need is within the budget (memory only
 /// grows with seq and micro-batch, so a binary search finds it). The setups are tried from full
 /// fine-tuning in mixed precision down to QLoRA; within each, the changes that cost least come
 /// first (ZeRO 1/2 on several GPUs, 8-bit AdamW, gradient checkpointing, ZeRO 3, the optimizer

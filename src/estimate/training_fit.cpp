@@ -110,7 +110,10 @@ std::int64_t training_memory_need(const training_estimate& e) {
     std::int64_t need = 0;
     for (const auto& d : e.devices)
         if (d.kind == device_kind::cuda) need = std::max(need, d.total_bytes());
-    return need;
+    // The allocator's reserve of earlier steps' blocks is freed before an out-of-memory error: it
+    // need not fit (training_estimate::reclaimable_bytes).
+    return need -
+           static_cast<std::int64_t>(std::min<std::uint64_t>(e.reclaimable_bytes, static_cast<std::uint64_t>(need)));
 }
 
 training_fit_answer fit_training(const model_desc& m, const training_params& p, std::uint64_t budget) {
