@@ -326,9 +326,13 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
         c.reasons.push_back(fmt::format("memory not in the table, so not counted as fitting: needs {} {}",
                                         gib_text(static_cast<double>(o.need)), unit));
     else if (o.fits)
-        c.reasons.push_back(
-            fmt::format("fits with {} headroom {} (needs {} of {})", gib_text(static_cast<double>(o.headroom)), unit,
-                        gib_text(static_cast<double>(o.need)), gib_text(static_cast<double>(*pl.memory_bytes))));
+        c.reasons.push_back(fmt::format(
+            "fits with {} headroom {} (needs {} of {}){}", gib_text(static_cast<double>(o.headroom)), unit,
+            gib_text(static_cast<double>(o.need)), gib_text(static_cast<double>(*pl.memory_bytes)),
+            o.est.reclaimable_bytes > 0
+                ? fmt::format("; the allocator's cache of earlier steps may fill {} more, given back under pressure",
+                              gib_text(static_cast<double>(o.est.reclaimable_bytes)))
+                : std::string()));
     else
         c.reasons.push_back(fmt::format("does not fit: needs {} {}, has {} (closest: {})",
                                         gib_text(static_cast<double>(o.need)), unit,
