@@ -53,6 +53,7 @@ status read_t5_stacks(model_desc& m, const json& cfg, std::string_view path) {
                           where("num_layers"));
     std::uint64_t buckets = default_buckets;
     if (auto it = cfg.find("relative_attention_num_buckets"); it != cfg.end() && !it->is_null()) {
+        // A bound on what is read, not a T5 fact: released T5/mT5 configs use 32 buckets.
         if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 || it->get<std::int64_t>() > 65536)
             return make_error(error_code::bad_value,
                               fmt::format("relative_attention_num_buckets is {}; expected 1 to 65536", it->dump()),

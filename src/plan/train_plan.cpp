@@ -7,6 +7,7 @@
 // rows cluster, a CPU's peak) are in plan/detail.h.
 #include "llmplan/train_plan.h"
 
+#include "llmplan/training_fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
 #include "plan/train_launch.h"
@@ -143,9 +144,8 @@ struct row_search {
             else
                 o.need = std::max(o.need, d.total_bytes());
         }
-        // The allocator's reserve of earlier steps' blocks is given back before an out-of-memory
-        // error (training_estimate::reclaimable_bytes): it does not have to fit.
-        if (!pl.cpu) o.need -= static_cast<std::int64_t>(std::min<std::uint64_t>(o.est.reclaimable_bytes, o.need));
+        // On a GPU what must fit leaves out the allocator's reclaimable reserve (training_memory_need).
+        if (!pl.cpu) o.need = training_memory_need(o.est);
         if (pl.memory_bytes) {
             o.headroom = static_cast<std::int64_t>(*pl.memory_bytes) - o.need;
             o.fits     = o.headroom >= 0;

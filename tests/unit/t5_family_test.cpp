@@ -1,7 +1,7 @@
 // T5-family encoder-decoders (model_type "t5", "mt5"): the reader on real configs, parameter counts
 // derived by hand, the layer list, LoRA targets by T5's module names, a training estimate whose
 // parts add up and whose activations follow the encoder and decoder layers, and inference refused.
-// Configs: tests/data/models/README.md and data/models/SOURCES.md (round 7).
+// Configs: tests/data/models/README.md and data/models/SOURCES.md (round 8).
 #include "estimate/training_detail.h"
 #include "llmplan/estimate.h"
 #include "llmplan/hf_config.h"

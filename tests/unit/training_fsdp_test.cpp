@@ -26,13 +26,9 @@ training_params lora_fsdp(const char* trainer, std::uint32_t gpus) {
 
 // Full fine-tuning in pure bf16 on the tiny llama (86848 params, counted by hand in training_test.cpp).
 training_params full_bf16(const char* trainer, std::uint32_t gpus) {
-    training_params p;
-    p.method     = train_method::full;
-    p.precision  = train_precision::bf16;
-    p.seq        = 16;
-    p.gpus       = gpus;
-    p.zero_stage = gpus > 1 ? 3 : 0;
-    p.trainer    = trainer;
+    training_params p = lora_fsdp(trainer, gpus);
+    p.method          = train_method::full;
+    p.zero_stage      = gpus > 1 ? 3 : 0;
     return p;
 }
 
