@@ -105,6 +105,7 @@ inference_params params_from_log(const log_facts& f, const model_desc& m) {
 result<check_report> check_against_log(const log_facts& f, const model_desc& m) {
     check_report r;
     r.facts            = f;
+    r.notes            = f.notes; // lines whose values were not taken, first
     r.params           = params_from_log(f, m);
     const auto& engine = detail::traits_of(f.engine);
     if (engine.runs_gguf && !m.from_gguf && r.params.weights.format != weight_format::gguf)

@@ -6,12 +6,14 @@
 // (vllm/worker/model_runner.py divides by float(2**30)).
 #include "check/log_parse.h"
 
+#include "detail/checked_number.h"
 #include "detail/strings.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace llmplan {
 namespace {
@@ -38,13 +40,15 @@ std::string_view trim_line(std::string_view s) {
 namespace detail {
 
 std::optional<double> parse_number(std::string_view s, std::size_t& used) {
-    // Digits with one decimal separator; a comma is the decimal point when no dot follows (German
-    // locales print "24079,77 MiB"); "436,512 tokens" (vLLM's thousands) is read by the caller.
+    // Digits with one decimal separator and an optional exponent ("1e40", "2.5E+3"); a comma is the
+    // decimal point when no dot follows (German locales print "24079,77 MiB"); "436,512 tokens"
+    // (vLLM's thousands) is read by the caller. Every digit is read (a long run of them is a large
+    // number, not its first digits); the caller checks the range before the value becomes a size.
     std::string digits;
     std::size_t i  = 0;
     bool separator = false;
     bool any_digit = false;
-    while (i < s.size() && digits.size() < 40) {
+    while (i < s.size()) {
         const char c = s[i];
         if (std::isdigit(static_cast<unsigned char>(c))) {
             digits += c;
@@ -59,11 +63,22 @@ std::optional<double> parse_number(std::string_view s, std::size_t& used) {
         ++i;
     }
     if (!any_digit) return std::nullopt;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        std::size_t j = i + 1;
+        if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+        if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+            digits += 'e';
+            digits.append(s.substr(i + 1, j - i - 1));
+            while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
+                digits += s[j++];
+            i = j;
+        }
+    }
     used = i;
-    return std::strtod(digits.c_str(), nullptr);
+    return std::strtod(digits.c_str(), nullptr); // "1e999" is inf: the callers' range checks refuse it
 }
 
-std::optional<double> number_after(std::string_view line, std::string_view key, std::string_view* rest) {
+std::optional<std::string_view> value_after(std::string_view line, std::string_view key) {
     const auto at = line.find(key);
     if (at == std::string_view::npos) return std::nullopt;
     std::string_view s = line.substr(at + key.size());
@@ -75,28 +90,52 @@ std::optional<double> number_after(std::string_view line, std::string_view key, 
         for (std::string_view w : {"takes ", "take ", "is ", "took "})
             if (s.substr(0, w.size()) == w) s.remove_prefix(w.size()), again = true;
     }
+    return s;
+}
+
+std::optional<double> number_after(std::string_view line, std::string_view key, std::string_view* rest) {
+    const auto s = value_after(line, key);
+    if (!s) return std::nullopt;
     std::size_t used = 0;
-    auto v           = parse_number(s, used);
-    if (v && rest) *rest = s.substr(used);
+    auto v           = parse_number(*s, used);
+    if (v && rest) *rest = s->substr(used);
     return v;
+}
+
+bool is_unusable_number(std::string_view s) {
+    // A sign, or a word a printf of a double gives ("nan", "inf", "-nan", "-inf"): a number the
+    // engine meant but no size or count can be. A digit is read by parse_number instead.
+    if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+    if (s.empty()) return false;
+    if (std::isdigit(static_cast<unsigned char>(s.front())) || s.front() == '.') return true;
+    const std::string w = lower(s.substr(0, 3));
+    return w == "nan" || w == "inf";
+}
+
+std::optional<std::uint64_t> bytes_of(double value, std::string_view unit_text) {
+    while (!unit_text.empty() && unit_text.front() == ' ')
+        unit_text.remove_prefix(1);
+    double unit = 1;
+    if (unit_text.substr(0, 3) == "GiB" || unit_text.substr(0, 2) == "GB")
+        unit = 1ull << 30; // vLLM "GB" is GiB (above)
+    else if (unit_text.substr(0, 3) == "MiB" || unit_text.substr(0, 2) == "MB")
+        unit = 1ull << 20;
+    else if (unit_text.substr(0, 3) == "KiB" || unit_text.substr(0, 2) == "KB")
+        unit = 1ull << 10;
+    else
+        return std::nullopt;
+    // No buffer an engine prints reaches 2^50 bytes (1 PiB; the largest GPU holds 288 GB, a host a
+    // few TB): a larger figure is a misprint or a corrupted line, not memory to compare with.
+    const auto bytes = to_integer<std::uint64_t>(value * unit, rounding::nearest);
+    if (!bytes || *bytes > max_log_bytes) return std::nullopt;
+    return bytes;
 }
 
 std::optional<std::uint64_t> size_after(std::string_view line, std::string_view key) {
     std::string_view rest;
     auto v = number_after(line, key, &rest);
-    if (!v || !std::isfinite(*v) || *v < 0 || *v > 1e15) return std::nullopt;
-    while (!rest.empty() && rest.front() == ' ')
-        rest.remove_prefix(1);
-    double unit = 1;
-    if (rest.substr(0, 3) == "GiB" || rest.substr(0, 2) == "GB")
-        unit = 1ull << 30; // vLLM "GB" is GiB (above)
-    else if (rest.substr(0, 3) == "MiB" || rest.substr(0, 2) == "MB")
-        unit = 1ull << 20;
-    else if (rest.substr(0, 3) == "KiB" || rest.substr(0, 2) == "KB")
-        unit = 1ull << 10;
-    else
-        return std::nullopt;
-    return static_cast<std::uint64_t>(std::llround(*v * unit));
+    if (!v) return std::nullopt;
+    return bytes_of(*v, rest);
 }
 
 std::string device_of_buffer(std::string_view name) {
@@ -140,7 +179,6 @@ namespace llmplan {
 namespace {
 
 using detail::number_after;
-using detail::size_after;
 
 /// The text after the first " = " (llama.cpp's print_info "key = value").
 std::string_view value_of(std::string_view line) {
@@ -198,11 +236,69 @@ void set_figure(log_facts& f, std::string part, std::string device, std::uint64_
     f.figures.push_back({std::move(part), std::move(device), bytes, line});
 }
 
+/// The value after key as printed, for a note: up to the next space, comma or bracket.
+std::string_view printed_value(std::string_view s) {
+    const auto end = s.find_first_of(" ,)]'\t");
+    return s.substr(0, std::min<std::size_t>(end, 32));
+}
+
+void note_ignored(log_facts& f, std::size_t n, std::string_view key, std::string_view value,
+                  std::string_view expected) {
+    f.notes.push_back(
+        fmt::format("line {}: {} {} is not {}; that value was ignored", n, key, printed_value(value), expected));
+}
+
+/// A whole number after key in [lo, hi]. A value there that is out of range, negative or not a
+/// number is not taken: the notes say which line and why (an engine never prints such a setting,
+/// so the line is damaged or not the engine's).
+template <class T>
+std::optional<T> whole_after(log_facts& f, std::string_view line, std::size_t n, std::string_view key, T lo, T hi) {
+    const auto s = detail::value_after(line, key);
+    if (!s) return std::nullopt;
+    std::size_t used    = 0;
+    const auto v        = detail::parse_number(*s, used);
+    const auto expected = [&] { return fmt::format("a whole number from {} to {}", lo, hi); };
+    if (!v) {
+        if (detail::is_unusable_number(*s)) note_ignored(f, n, key, *s, expected());
+        return std::nullopt;
+    }
+    const auto i = detail::to_integer<T>(*v, detail::rounding::nearest);
+    if (!i || *i < lo || *i > hi) {
+        note_ignored(f, n, key, *s, expected());
+        return std::nullopt;
+    }
+    return i;
+}
+
+/// A size with its unit after key, in bytes; a number with a unit past 1 PiB, or a negative or
+/// non-numeric one, is noted and not taken.
+std::optional<std::uint64_t> size_of(log_facts& f, std::string_view line, std::size_t n, std::string_view key) {
+    const auto s = detail::value_after(line, key);
+    if (!s) return std::nullopt;
+    std::size_t used                    = 0;
+    const auto v                        = detail::parse_number(*s, used);
+    constexpr std::string_view expected = "a size from 0 to 1 PiB";
+    if (!v) {
+        if (detail::is_unusable_number(*s)) note_ignored(f, n, key, *s, expected);
+        return std::nullopt;
+    }
+    auto bytes = detail::bytes_of(*v, s->substr(used));
+    if (!bytes) {
+        std::string_view unit = s->substr(used);
+        while (!unit.empty() && unit.front() == ' ')
+            unit.remove_prefix(1);
+        // Only a figure with a size unit is a size; "took 12.5 seconds" is not one and is no error.
+        if (unit.size() >= 2 && (unit[1] == 'B' || (unit.size() >= 3 && unit.substr(1, 2) == "iB")))
+            note_ignored(f, n, key, *s, expected);
+    }
+    return bytes;
+}
+
 /// llama.cpp: "<prefix>: <NAME> [KV|compute|output|RS] buffer size = X MiB".
 bool read_llama_buffer(log_facts& f, std::string_view line, std::size_t n) {
     const auto at = line.find(" buffer size");
     if (at == std::string_view::npos) return false;
-    auto bytes = size_after(line, "buffer size");
+    auto bytes = size_of(f, line, n, "buffer size");
     if (!bytes) return false;
     std::string_view head = line.substr(0, at);
     std::string part      = "weights";
@@ -246,18 +342,18 @@ bool read_llama_line(log_facts& f, std::string_view line, std::size_t n) {
         return true;
     }
     if (meta && (has(line, "model size") || has(line, "file size"))) {
-        f.model_size = size_after(line, "=");
+        f.model_size = size_of(f, line, n, "=");
         return true;
     }
     if (has(line, "layers to GPU") && has(line, "offloaded")) {
-        if (auto v = number_after(line, "offloaded")) f.gpu_layers = static_cast<std::int64_t>(*v);
+        // "offloaded 33/33 layers": no model has a million layers.
+        if (auto v = whole_after<std::int64_t>(f, line, n, "offloaded", 0, 1'000'000)) f.gpu_layers = *v;
         return true;
     }
     if (ctx) {
         auto whole = [&](std::string_view key) -> std::optional<std::uint64_t> {
-            auto v = number_after(line, key);
-            if (!v || *v < 0 || *v > 1e12) return std::nullopt;
-            return static_cast<std::uint64_t>(*v);
+            // Context and batch sizes: llama.cpp holds them in uint32_t (llama_context_params).
+            return whole_after<std::uint64_t>(f, line, n, key, 0, std::numeric_limits<std::uint32_t>::max());
         };
         if (has(line, " n_ctx ") || has(line, " n_ctx="))
             f.n_ctx = whole("n_ctx");
@@ -299,27 +395,30 @@ bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
         hit          = true;
     }
     for (std::string_view key : {"max_model_len", "max_seq_len"})
-        if (auto v = number_after(line, key); v && *v >= 1)
-            f.max_model_len = static_cast<std::uint64_t>(*v), hit = true;
-    if (auto v = number_after(line, "tensor_parallel_size"); v && *v >= 1 && *v <= 1024)
-        f.tensor_parallel = static_cast<std::uint32_t>(*v), hit = true;
+        // vLLM's ModelConfig.max_model_len is a Python int; no model is trained past 2^32 tokens.
+        if (auto v = whole_after<std::uint64_t>(f, line, n, key, 1, std::numeric_limits<std::uint32_t>::max()))
+            f.max_model_len = *v, hit = true;
+    // Tensor parallelism spans the GPUs of a job; 1024 is past the largest NVLink domain (576, GB300 NVL576).
+    if (auto v = whole_after<std::uint32_t>(f, line, n, "tensor_parallel_size", 1, 1024))
+        f.tensor_parallel = *v, hit = true;
     if (auto v = number_after(line, "gpu_memory_utilization"); v && *v > 0 && *v <= 1)
         f.gpu_memory_utilization = *v, hit = true;
-    if (auto v = size_after(line, "total_gpu_memory")) f.total_gpu_memory = v, hit = true;
+    if (auto v = size_of(f, line, n, "total_gpu_memory")) f.total_gpu_memory = v, hit = true;
     if (auto k = quoted_after(line, "kv_cache_dtype="); k && *k != "auto") f.kv_cache_dtype = dtype_from_name(*k);
     for (std::string_view key : {"Loading model weights took", "Model loading took", "model weights take"})
-        if (auto v = size_after(line, key)) set_figure(f, "weights", "cuda:0", *v, n, false), hit = true;
-    if (auto v = size_after(line, "non_torch_memory")) set_figure(f, "overhead", "cuda:0", *v, n, false), hit = true;
-    if (auto v = size_after(line, "activation peak memory"))
+        if (auto v = size_of(f, line, n, key)) set_figure(f, "weights", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_of(f, line, n, "non_torch_memory")) set_figure(f, "overhead", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_of(f, line, n, "activation peak memory"))
         set_figure(f, "activations", "cuda:0", *v, n, false), hit = true;
-    if (auto v = size_after(line, "peak_torch_memory")) set_figure(f, "peak_torch", "cuda:0", *v, n, false), hit = true;
+    if (auto v = size_of(f, line, n, "peak_torch_memory"))
+        set_figure(f, "peak_torch", "cuda:0", *v, n, false), hit = true;
     for (std::string_view key :
          {"available_kv_cache_memory", "Available KV cache memory", "kv_cache_size", "reserved for KV Cache is"})
-        if (auto v = size_after(line, key)) set_figure(f, "kv_cache", "cuda:0", *v, n, false), hit = true;
+        if (auto v = size_of(f, line, n, key)) set_figure(f, "kv_cache", "cuda:0", *v, n, false), hit = true;
     if (auto v = count_after(line, "GPU KV cache size:")) f.kv_tokens = v, hit = true;
     if (auto v = count_after(line, "GPU blocks:")) f.kv_tokens = *v * vllm_block_tokens, hit = true;
     if (has(line, "Graph capturing finished"))
-        if (auto v = size_after(line, "took")) set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
+        if (auto v = size_of(f, line, n, "took")) set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
     return hit;
 }
 

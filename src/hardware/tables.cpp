@@ -2,6 +2,7 @@
 // Column meanings and units: data/hardware/SOURCES.md. Blank = not verified = empty optional.
 #include "hardware/tables.h"
 
+#include "detail/checked_number.h"
 #include "detail/strings.h"
 #include "hardware/csv.h"
 #include "hardware/memory_constants.h"
@@ -64,7 +65,10 @@ struct row_reader {
         auto v = number(col, sign_rule::positive, leading_only);
         if (!v) return unexpected{v.error()};
         if (!*v) return std::optional<std::uint64_t>{};
-        return std::optional<std::uint64_t>{static_cast<std::uint64_t>(std::llround(**v * unit))};
+        // The figure is at most max_figure (1e21) in its unit; in bytes it must also fit 64 bits.
+        const auto b = detail::to_integer<std::uint64_t>(**v * unit, detail::rounding::nearest);
+        if (!b) return bad(col, fmt::format("{} is out of range; expected at most {:g} bytes", **v, 0x1p64));
+        return std::optional<std::uint64_t>{*b};
     }
 
     result<std::optional<double>> scaled(std::string_view col, double unit) const {
@@ -214,12 +218,18 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
         // A vendor "GB" of DRAM is a GiB (hardware.h, vendor_gb_bytes); other units are exact.
         const double per_unit = unit == gb ? static_cast<double>(vendor_gb_bytes) : unit;
         const double pool     = nominal.value_or(0) * per_unit;
-        d.vendor_memory_gb    = pool / (unit == gb ? static_cast<double>(vendor_gb_bytes) : gb);
+        if (!detail::fits_integer<std::uint64_t>(std::round(pool)))
+            return rr.bad("memory", fmt::format("{} is out of range; expected at most {:g} bytes", mem_text, 0x1p64));
+        d.vendor_memory_gb = pool / (unit == gb ? static_cast<double>(vendor_gb_bytes) : gb);
         if (d.unified_memory) {
-            d.unified_memory_bytes = static_cast<std::uint64_t>(std::llround(pool));
+            d.unified_memory_bytes = *detail::to_integer<std::uint64_t>(pool); // fits: checked above
             if (const auto share = assignable_gb(unit_text)) {
-                d.memory_bytes =
-                    static_cast<std::uint64_t>(std::llround(*share * static_cast<double>(vendor_gb_bytes)));
+                const double assignable = *share * static_cast<double>(vendor_gb_bytes);
+                if (!(assignable > 0 && assignable <= pool))
+                    return rr.bad("memory_unit", fmt::format("{} GB assignable to the GPU; expected more than 0 and "
+                                                             "at most the memory, {}",
+                                                             *share, mem_text));
+                d.memory_bytes = *detail::to_integer<std::uint64_t>(assignable); // <= pool, which fits
             } else {
                 d.memory_bytes = apple_gpu_wired_limit_bytes(*d.unified_memory_bytes);
                 append_note(d.notes, "memory_bytes = the GPU wired limit of the largest configuration (2/3 of RAM "
@@ -229,7 +239,7 @@ result<device_spec> read_gpu_row(const csv_table& t, std::size_t r) {
             d.memory_bytes = exposed_memory_bytes(pool / static_cast<double>(vendor_gb_bytes),
                                                   has_inline_ecc(d.form, d.memory_type), driver_mib);
         } else {
-            d.memory_bytes = static_cast<std::uint64_t>(std::llround(pool)); // GiB/MiB: as the device reports
+            d.memory_bytes = *detail::to_integer<std::uint64_t>(pool); // GiB/MiB: as the device reports
         }
     }
     LLMPLAN_TRY(bw, rr.bytes("memory_bandwidth_gb_s", gb));
@@ -404,7 +414,7 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     if (const auto* sock = d.gpu_count == 0 && vcpus ? cloud_cpu_socket_of(fam) : nullptr) {
         const double share = static_cast<double>(*vcpus) / sock->vcpus;
         d.host_memory_bandwidth_bytes_per_s =
-            static_cast<std::uint64_t>(std::llround(sock->bandwidth_gb_s * 1e9 * share));
+            detail::saturate<std::uint64_t>(sock->bandwidth_gb_s * 1e9 * share); // a catalog socket's figure
         append_note(d.notes, fmt::format("Memory bandwidth derived: {} vCPUs of a {} ({:.1f} GB/s).", *vcpus,
                                          sock->basis, sock->bandwidth_gb_s * share));
     }

@@ -3,6 +3,7 @@
 // into model_desc::layers. Tensors are then generated from the description (arch_tensors.cpp).
 #include "llmplan/hf_config.h"
 
+#include "detail/checked_number.h"
 #include "llmplan/quant.h"
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
@@ -361,9 +362,19 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         m.n_pos_embd = static_cast<std::uint32_t>(m.n_ctx_train + (row->quirks.pos_offset_2 ? 2 : 0));
     }
     if (m.is_encoder) m.n_token_types = static_cast<std::uint32_t>(r.uint("type_vocab_size", 2));
+    // The share of each head that RoPE rotates (GPT-NeoX rotary_pct, Phi partial_rotary_factor): a fraction.
     const double partial = r.number("partial_rotary_factor", r.number("rotary_pct", 1.0));
-    m.rope_dim           = static_cast<std::uint32_t>(
-        r.uint("rotary_dim", static_cast<std::uint64_t>(std::lround(partial * static_cast<double>(*head_dim)))));
+    if (!(partial >= 0 && partial <= 1))
+        return make_error(error_code::bad_value,
+                          fmt::format("partial_rotary_factor is {}; expected a fraction from 0 to 1", partial),
+                          r.where(r.raw().contains("partial_rotary_factor") ? "partial_rotary_factor" : "rotary_pct"));
+    const auto rotated = *detail::to_integer<std::uint64_t>(partial * static_cast<double>(*head_dim)); // <= head_dim
+    const std::uint64_t rope_dim = r.uint("rotary_dim", rotated);
+    if (rope_dim > *head_dim)
+        return make_error(error_code::bad_value,
+                          fmt::format("rotary_dim is {}; expected at most the head size {}", rope_dim, *head_dim),
+                          r.where("rotary_dim"));
+    m.rope_dim = static_cast<std::uint32_t>(rope_dim); // <= head_dim, itself bounded by the reader
 
     layer_desc base;
     base.n_head     = static_cast<std::uint32_t>(*n_head);

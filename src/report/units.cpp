@@ -1,5 +1,7 @@
 #include "llmplan/units.h"
 
+#include "detail/checked_number.h"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -43,7 +45,7 @@ result<std::uint64_t> parse_size_bytes(std::string_view s, std::string_view what
         return make_error(error_code::bad_value,
                           fmt::format("\"{}\" is not a size; expected e.g. 24GiB, 80GB or 81121MiB", s),
                           std::string(what));
-    return static_cast<std::uint64_t>(std::llround(v * factor));
+    return *detail::to_integer<std::uint64_t>(v * factor, detail::rounding::nearest); // <= 1e18: fits
 }
 
 result<std::uint64_t> parse_count(std::string_view s, std::string_view what) {
@@ -87,7 +89,7 @@ result<std::uint64_t> parse_count(std::string_view s, std::string_view what) {
     if (used == 0 || used != v.size() || !(x >= 1) || x > 1e18)
         return make_error(error_code::bad_value, fmt::format("\"{}\"; expected a count such as 100M, 2B or 5e8", v),
                           std::string(what));
-    return static_cast<std::uint64_t>(x);
+    return *detail::to_integer<std::uint64_t>(x, detail::rounding::toward_zero); // 1 to 1e18: fits
 }
 
 std::string gib_text(double bytes, int decimals) {
