@@ -2,6 +2,7 @@
 // document -> print. The parser is built from the library's option table (options.h); parsing the
 // values, defaults, validation, the work and the rendering are the library's (request.h, document.h).
 #include "llmplan/llmplan.h"
+#include "mcp_command.h"
 #include "serve.h"
 
 #include <CLI/CLI.hpp>
@@ -162,6 +163,7 @@ int main(int argc, char** argv) {
         add_command(app, p);
     }
     llmplan::web::add_serve_command(app); // apps/web: runs the server from its callback
+    llmplan::cli::add_mcp_command(app);   // the MCP server on stdio, from its callback
     try {
         app.parse(argc, argv);
         for (const auto& p : commands)

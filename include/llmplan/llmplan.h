@@ -17,6 +17,7 @@
 #include "llmplan/error.h"
 #include "llmplan/load.h"
 #include "llmplan/load_bytes.h"
+#include "llmplan/mcp.h"
 #include "llmplan/options.h"
 #include "llmplan/request.h"
 #include "llmplan/sweep.h"
