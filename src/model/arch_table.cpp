@@ -67,6 +67,13 @@ arch_row{"exaone4",     fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // q/k norms, attention whose q_proj also yields an output gate, and Gated DeltaNet layers in
 // between (model/recurrent.cpp, from layer_types / full_attention_interval).
 arch_row{"qwen3_next",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::qwen2_moe, false, "qwen3next", {}},
+// Qwen3.5 / Qwen3.6 (modular_qwen3_5.py, modular_qwen3_5_moe.py): Qwen3-Next's attention (gated q_proj,
+// q/k norms) and Gated DeltaNet layers (in_proj_qkv + in_proj_z + in_proj_b + in_proj_a, the same sizes
+// as Qwen3-Next's fused in_proj_qkvz + in_proj_ba), with a dense SwiGLU MLP (qwen3_5_text) or Qwen3-Next's
+// MoE in every layer (qwen3_5_moe_text: no intermediate_size). llama.cpp: LLM_ARCH_QWEN35 "qwen35",
+// LLM_ARCH_QWEN35MOE "qwen35moe" (llama-arch.cpp). Multi-token prediction: model/mtp.cpp.
+arch_row{"qwen3_5_text",     fk::gated, nk::rms, pk::rope, false, false, false, false, true,  false, false, false, false, false, false, lp::none, ms::none,      false, "qwen35",    {}},
+arch_row{"qwen3_5_moe_text", fk::moe,   nk::rms, pk::rope, false, false, false, false, true,  false, false, false, false, false, false, lp::none, ms::qwen2_moe, false, "qwen35moe", {}},
 // State-space models and hybrids (model/state_space.cpp lays out their mixers, attention, MLPs and
 // experts; the row gives the MLP kind, norms and biases). Mamba / Mamba2 (modeling_mamba.py,
 // modeling_mamba2.py): mixers only, one RMSNorm a layer; MambaConfig ties the head by default
@@ -117,6 +124,11 @@ constexpr std::array aliases{
     alias{"qwen3_vl_moe_text", "qwen3_moe"   },
  // Kimi K2 ships DeepseekV3ForCausalLM weights (its config's "architectures"); only model_type differs.
     alias{"kimi_k2",           "deepseek_v3" },
+ // Qwen3.5 / Qwen3.6 wrappers (Qwen3_5ForConditionalGeneration): the language model is text_config.
+  // clang-format off
+    alias{"qwen3_5",           "qwen3_5_text"},
+    alias{"qwen3_5_moe",       "qwen3_5_moe_text"},
+  // clang-format on
 };
 
 } // namespace
@@ -133,7 +145,8 @@ std::string_view supported_arch_list() {
     return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
            "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
            "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, falcon_h1, granite, glm4_moe, t5, "
+           "exaone4, qwen3_next, qwen3_5_text, qwen3_5_moe_text, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, "
+           "falcon_h1, granite, glm4_moe, t5, "
            "mt5";
 }
 

@@ -7,6 +7,7 @@
 #include "llmplan/quant.h"
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
+#include "model/mtp.h"
 #include "model/quant_config.h"
 #include "model/recurrent.h"
 #include "model/state_space.h"
@@ -313,7 +314,10 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         return make_error(error_code::bad_value, "head_dim is 0; expected a positive width", r.where("head_dim"));
     const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
     auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
-    if (!n_ff && !row->quirks.block_configs && !ssm_family) return n_ff.error();
+    // Qwen3.5-MoE has no intermediate_size (Qwen3_5MoeTextConfig deletes it): every layer is sparse,
+    // sized by moe_intermediate_size; a layer left dense is checked after the MoE layout below.
+    const bool experts_only = row->ffn == ffn_kind::moe && cfg.contains("moe_intermediate_size");
+    if (!n_ff && !row->quirks.block_configs && !ssm_family && !experts_only) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
     auto n_ctx    = r.get(field::n_ctx_train, g3(131072));
@@ -393,6 +397,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         if (auto s = detail::read_t5_stacks(m, r.raw(), path); !s) return s.error();
     }
     if (auto moe = fill_moe(m, r.raw(), *row, path); !moe) return moe.error();
+    if (!n_ff && experts_only)
+        for (const auto& l : m.layers)
+            if (!l.is_moe) return n_ff.error(); // a dense layer (mlp_only_layers) needs intermediate_size
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
@@ -400,6 +407,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
 
     m.source = weights_source::formula;
     generate_tensors(m);
+    detail::read_mtp(m, r.raw());
     apply_checkpoint_quant(m);
     detail::read_vision(m, root);
     return m;

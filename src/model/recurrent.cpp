@@ -51,6 +51,13 @@ status read_recurrent(model_desc& m, const json& cfg, std::string_view path) {
                           fmt::format("{} entries for {} layers", types->size(), m.n_layer),
                           fmt::format("{}:/layer_types", path));
     m.attn_output_gate = cfg.value("attn_output_gate", true); // Qwen3NextAttention gates every head's output
+    // Qwen3.5 / Qwen3.6 configs say mamba_ssm_dtype "float32"; vLLM's Qwen3_5ForConditionalGenerationConfig
+    // hook (vllm/model_executor/models/config.py, MODELS_CONFIG_MAP for Qwen3_5ForConditionalGeneration and
+    // Qwen3_5MoeForConditionalGeneration) sets mamba_ssm_cache_dtype to it when left "auto": the recurrent
+    // state in f32, the conv state in the model dtype.
+    const auto ssm_dtype = cfg.find("mamba_ssm_dtype");
+    const bool ssm_f32   = m.arch.starts_with("qwen3_5") && ssm_dtype != cfg.end() && ssm_dtype->is_string() &&
+                         ssm_dtype->get<std::string>() == "float32";
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         bool linear = (i + 1) % every != 0;
         if (types) {
@@ -72,6 +79,7 @@ status read_recurrent(model_desc& m, const json& cfg, std::string_view path) {
         l.recurrent.state_elems   = v_hd * k_dim * v_dim;
         l.recurrent.v_heads       = static_cast<std::uint32_t>(v_hd);
         l.recurrent.value_width   = v_hd * v_dim;
+        l.recurrent.vllm_ssm_f32  = ssm_f32;
     }
     return ok();
 }

@@ -14,6 +14,7 @@
 #include "model/vision.h"
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace llmplan::detail {
 namespace {
@@ -37,9 +38,14 @@ struct vision_family {
     bool biases;            ///< linear layers and norms carry biases (LayerNorm) or not (RMSNorm)
     bool learned_positions; ///< a position table of (image / patch)^2 rows, else rotary
     projector_kind projector;
+    bool final_norm = true; ///< a norm after the blocks (SigLIP post_layernorm, Pixtral ln_pre)
 };
 constexpr vision_family pixtral{"pixtral", false, false, projector_kind::mistral3};
 constexpr vision_family biased{"", true, true, projector_kind::by_merge};
+// Qwen3.5 / Qwen3.6 (modular_qwen3_5.py Qwen3_5VisionModel = Qwen3VLVisionModel without the deepstack
+// mergers): patch_embed (Conv3d with bias), pos_embed, blocks and the merger's own LayerNorm, no norm
+// after the blocks. vision_config model_type "qwen3_5", "qwen3_5_moe" or "qwen3_5_moe_vision".
+constexpr vision_family qwen3_5{"qwen3_5", true, true, projector_kind::by_merge, false};
 
 bool is(const nlohmann::json& j, const char* key, std::string_view want) {
     auto it = j.find(key);
@@ -52,6 +58,8 @@ bool flag(const nlohmann::json& j, const char* key) {
 }
 
 const vision_family& family_of(const nlohmann::json& v) {
+    auto it = v.find("model_type");
+    if (it != v.end() && it->is_string() && it->get<std::string>().starts_with(qwen3_5.model_type)) return qwen3_5;
     return is(v, "model_type", pixtral.model_type) ? pixtral : biased;
 }
 
@@ -139,8 +147,9 @@ void read_vision(model_desc& m, const nlohmann::json& root) {
     } else {
         projector = h * m.n_embd + h; // Gemma3MultiModalProjector: input projection + soft-embedding norm
     }
-    d.n_params = d.n_layer * block + patch + pos + (1 + b) * h + projector; // + the final / ln_pre norm
-    m.vision   = d;
+    const std::uint64_t final_norm = fam.final_norm ? (1 + b) * h : 0; // the final / ln_pre norm
+    d.n_params                     = d.n_layer * block + patch + pos + final_norm + projector;
+    m.vision                       = d;
 }
 
 } // namespace llmplan::detail
