@@ -105,6 +105,23 @@ arch_row{"glm4_moe",    fk::moe,   nk::rms,   pk::rope,    false, false, false, 
 // T5Config ties the head by default (tie_word_embeddings=True), MT5Config does not.
 arch_row{"t5",          fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "t5", {.t5_stacks = true}},
 arch_row{"mt5",         fk::plain, nk::rms,   pk::none,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::none, false, "t5", {.t5_stacks = true}},
+// 2026 families (tests/unit/families_2026_test.cpp checks each against its Hub total).
+// MiniMax-M2 / M2.x (modeling_minimax_m2.py): Llama attention without biases, q_norm / k_norm over
+// all heads (qk_norm_type "per_layer": RMSNorm(n_head x head_dim), RMSNorm(n_head_kv x head_dim)),
+// partial rotary (rotary_dim); a MiniMaxM2SparseMoeBlock in every layer: a bias-free router, SwiGLU
+// experts (w1, w3, w2) of intermediate_size, e_score_correction_bias when use_routing_bias, no
+// shared expert. The MTP modules (use_mtp) are not in the released weights (the Hub total equals the
+// count without them) and not counted.
+arch_row{"minimax_m2",  fk::moe,   nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::none,        ms::mixtral, false, "minimax-m2", {.qk_norm_full = true}},
+// GLM-4.7-Flash (modeling_glm4_moe_lite.py): DeepSeek-V3's blocks (MLA with q_lora_rank, shared and
+// routed SwiGLU experts, first_k_dense_replace dense layers) with a router that always keeps
+// e_score_correction_bias. llama.cpp converts it as deepseek2 (convert_hf_to_gguf.py
+// Glm4MoeLiteModel(DeepseekV2Model)); vLLM runs it as DeepseekV2 (MLA cache).
+arch_row{"glm4_moe_lite", fk::moe, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek2", {.score_bias_always = true}},
+// OLMo 3 (modeling_olmo3.py): OLMo 2's blocks (q/k norms over all heads, post-attention and
+// post-feedforward norms only) with sliding-window attention per layer_types (3 of 4 layers,
+// Olmo3Config). llama.cpp converts it with its OLMo 2 code (arch olmo2, sliding window pattern).
+arch_row{"olmo3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false, "olmo2", {.qk_norm_full = true}},
 };
 // clang-format on
 
@@ -129,6 +146,10 @@ constexpr std::array aliases{
     alias{"qwen3_5",           "qwen3_5_text"},
     alias{"qwen3_5_moe",       "qwen3_5_moe_text"},
   // clang-format on
+ // Ministral 3 / Devstral 2 (transformers modeling_ministral3.py): Mistral's blocks (Llama attention
+  // and SwiGLU, no biases); its YaRN / llama_4_scaling_beta rope parameters add no weights. The
+  // mistral3 wrapper keeps it under text_config with a Pixtral vision tower.
+    alias{"ministral3",        "mistral"     },
 };
 
 } // namespace
@@ -142,12 +163,17 @@ std::optional<arch_row> find_arch(std::string_view model_type) {
 }
 
 std::string_view supported_arch_list() {
-    return "llama, mistral, mixtral, qwen, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi, phi3, "
-           "gpt2, gpt_bigcode, gpt_neox, gptj, opt, bloom, falcon, starcoder2, deepseek_v2, deepseek_v3, gpt_oss, "
-           "glm4, cohere, bert, internlm2, olmo2, smollm3, llama4_text, nemotron-nas, chatglm, baichuan, "
-           "exaone4, qwen3_next, qwen3_5_text, qwen3_5_moe_text, mamba, mamba2, jamba, granitemoehybrid, nemotron_h, "
-           "falcon_h1, granite, glm4_moe, t5, "
-           "mt5";
+    // Every row's model_type, then the spellings that share a row, in table order: written once from
+    // the tables above, so that a new row is listed without a second edit.
+    static const std::string list = [] {
+        std::string out;
+        for (const auto& r : arch_rows)
+            out += (out.empty() ? "" : ", ") + std::string(r.model_type);
+        for (const auto& a : aliases)
+            out += ", " + std::string(a.from);
+        return out;
+    }();
+    return list;
 }
 
 } // namespace llmplan::detail

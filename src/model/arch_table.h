@@ -43,6 +43,9 @@ struct family_quirks {
     /// Encoder-decoder with T5's config keys (d_kv, d_ff, num_decoder_layers, feed_forward_proj,
     /// relative_attention_num_buckets): an encoder stack, then a decoder stack with cross-attention.
     bool t5_stacks = false;
+    /// The MoE router always holds e_score_correction_bias, whatever topk_method says (GLM-4.7-Flash:
+    /// Glm4MoeLiteTopkRouter registers it unconditionally).
+    bool score_bias_always = false;
 };
 
 struct arch_row {

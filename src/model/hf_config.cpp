@@ -7,6 +7,7 @@
 #include "llmplan/quant.h"
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
+#include "model/latent_moe.h"
 #include "model/mtp.h"
 #include "model/quant_config.h"
 #include "model/recurrent.h"
@@ -290,7 +291,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
 
     // Gemma3TextConfig defaults (transformers configuration_gemma3.py) for keys the Hub configs omit.
     auto g3      = [&](std::uint64_t v) { return gemma3 ? std::optional<std::uint64_t>(v) : std::nullopt; };
-    auto n_layer = r.get(field::n_layer);
+    auto n_layer = r.get(field::n_layer, detail::layer_count_from_types(cfg, row->model_type));
     if (!n_layer) return n_layer.error();
     auto n_embd = r.get(field::n_embd);
     if (!n_embd) return n_embd.error();
@@ -407,6 +408,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
 
     m.source = weights_source::formula;
     generate_tensors(m);
+    if (auto s = detail::apply_latent_moe(m, r.raw(), path); !s) return s.error();
     detail::read_mtp(m, r.raw());
     apply_checkpoint_quant(m);
     detail::read_vision(m, root);

@@ -163,6 +163,31 @@ result<layer_desc::recurrent_state> read_mixer(const family& f, const json& cfg,
     return r;
 }
 
+/// Nemotron 3 Ultra / 3.5 write the layout as a list (NemotronHConfig.layers_block_type, transformers
+/// configuration_nemotron_h.py: "mamba", "moe", "attention", "mlp"; hybrid_override_pattern is then a
+/// property derived from it, one letter a type: M, E, *, -).
+result<std::string> letters_from_block_types(const json& cfg, std::uint32_t n, std::string_view path) {
+    const json& list = cfg.at("layers_block_type");
+    if (!list.is_array() || list.size() != n)
+        return make_error(error_code::inconsistent_dims,
+                          fmt::format("{} layer types for {} layers", list.is_array() ? list.size() : 0, n),
+                          fmt::format("{}:/layers_block_type", path));
+    static constexpr std::array<std::pair<std::string_view, char>, 4> letters{
+        {{"mamba", 'M'}, {"moe", 'E'}, {"attention", '*'}, {"mlp", '-'}}
+    };
+    std::string s;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string t = list[i].is_string() ? list[i].get<std::string>() : std::string();
+        const auto* hit     = std::find_if(letters.begin(), letters.end(), [&](const auto& p) { return p.first == t; });
+        if (hit == letters.end())
+            return make_error(error_code::bad_value,
+                              fmt::format("{}; expected \"mamba\", \"moe\", \"attention\" or \"mlp\"", list[i].dump()),
+                              fmt::format("{}:/layers_block_type/{}", path, i));
+        s += hit->second;
+    }
+    return s;
+}
+
 /// Which layers attend: Jamba's period / offset, Granite's layer_types, Nemotron-H's pattern letters.
 /// Returns one letter a layer in Nemotron-H's alphabet (M mixer, * attention, - MLP, E MoE, P both).
 result<std::string> layer_letters(const family& f, const json& cfg, const model_desc& m, std::string_view path) {
@@ -205,9 +230,12 @@ result<std::string> layer_letters(const family& f, const json& cfg, const model_
     }
     case layout::pattern: {
         auto it = cfg.find("hybrid_override_pattern");
+        if ((it == cfg.end() || !it->is_string()) && cfg.contains("layers_block_type"))
+            return letters_from_block_types(cfg, n, path);
         if (it == cfg.end() || !it->is_string())
             return make_error(error_code::missing_field,
-                              "no hybrid_override_pattern; expected one letter a layer (M, *, -, E)",
+                              "no hybrid_override_pattern or layers_block_type; expected one letter a layer (M, *, "
+                              "-, E) or one layer type a layer",
                               fmt::format("{}:/hybrid_override_pattern", path));
         const std::string s = it->get<std::string>();
         if (s.size() != n)
@@ -249,7 +277,7 @@ status read_experts(model_desc& m, const family& f, const json& cfg, std::string
         x.n_expert_shared = cfg.value("n_shared_experts", 1u);
         x.n_ff_shexp      = cfg.value("moe_shared_expert_intermediate_size", std::uint64_t{0}) * x.n_expert_shared;
         x.score_bias      = true;
-        x.plain_experts   = true;
+        x.plain_experts   = true; // moe_latent_size (LatentMoE) is applied to the tensors: latent_moe.cpp
     } else if (f.how == layout::layer_types) {
         // GraniteMoeHybridMoE: experts of intermediate_size; the shared_mlp of shared_intermediate_size
         // sits in every layer (GraniteMoeHybridDecoderLayer).
@@ -266,6 +294,14 @@ status read_experts(model_desc& m, const family& f, const json& cfg, std::string
 
 bool is_state_space_family(std::string_view model_type) {
     return find_family(model_type) != nullptr;
+}
+
+std::optional<std::uint64_t> layer_count_from_types(const json& cfg, std::string_view model_type) {
+    const family* f = find_family(model_type);
+    if (f == nullptr || f->how != layout::pattern) return std::nullopt;
+    auto it = cfg.find("layers_block_type");
+    if (it == cfg.end() || !it->is_array() || it->empty()) return std::nullopt;
+    return it->size(); // NemotronHConfig.num_hidden_layers = len(layers_block_type)
 }
 
 status read_state_space(model_desc& m, const json& cfg, std::string_view model_type, std::string_view path) {

@@ -100,7 +100,7 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
         moe.n_ff_shexp      = moe.n_ff_expert * moe.n_expert_shared; // DeepseekV2MoE: one MLP of width n * moe_ff
         // e_score_correction_bias: DeepSeek's remote code keeps it for noaux_tc; Glm4MoeTopkRouter always.
         auto method    = cfg.find("topk_method");
-        moe.score_bias = row.moe == moe_style::glm4_moe ||
+        moe.score_bias = row.moe == moe_style::glm4_moe || row.quirks.score_bias_always ||
                          (method != cfg.end() && method->is_string() && method->get<std::string>() == "noaux_tc");
         // DeepseekV2DecoderLayer: MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
         const auto first_dense = get_u(cfg, {"first_k_dense_replace"}, 0);
@@ -135,6 +135,9 @@ status fill_moe(model_desc& m, const json& cfg, const detail::arch_row& row, std
     case moe_style::none:
         break;
     }
+    // MiniMax-M2 (MiniMaxM2SparseMoeBlock): e_score_correction_bias [n_expert] when use_routing_bias.
+    if (auto it = cfg.find("use_routing_bias"); it != cfg.end() && it->is_boolean() && it->get<bool>())
+        moe.score_bias = true;
     if (moe.n_ff_expert == 0)
         return make_error(error_code::missing_field, "no expert width (moe_intermediate_size / intermediate_size)",
                           fmt::format("{}:/moe_intermediate_size", path));
