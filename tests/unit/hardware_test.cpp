@@ -53,12 +53,12 @@ TEST(hardware_csv, errors_name_file_and_line) {
 TEST(hardware_catalog, builtin_parses_with_every_row) {
     const auto cat = parse_builtin_hardware();
     ASSERT_TRUE(cat) << cat.error().what();
-    // Row counts of data/hardware/*.csv (SOURCES.md table: 82 + 19 + 19 + 118).
-    EXPECT_EQ(cat->of_kind(hardware_kind::gpu).size() + cat->of_kind(hardware_kind::apple).size(), 82u);
-    EXPECT_EQ(cat->of_kind(hardware_kind::apple).size(), 16u); // Apple M1..M4 rows and the 30-core M3 Max
-    EXPECT_EQ(cat->of_kind(hardware_kind::cpu).size(), 19u);
-    EXPECT_EQ(cat->of_kind(hardware_kind::laptop).size(), 19u);
-    EXPECT_EQ(cat->of_kind(hardware_kind::cloud).size(), 118u);
+    // Row counts of data/hardware/*.csv (SOURCES.md table: 99 + 21 + 21 + 127).
+    EXPECT_EQ(cat->of_kind(hardware_kind::gpu).size() + cat->of_kind(hardware_kind::apple).size(), 99u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::apple).size(), 19u); // Apple M1..M5 rows and the 30-core M3 Max
+    EXPECT_EQ(cat->of_kind(hardware_kind::cpu).size(), 21u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::laptop).size(), 21u);
+    EXPECT_EQ(cat->of_kind(hardware_kind::cloud).size(), 127u);
     EXPECT_EQ(builtin_hardware().size(), cat->size());
 }
 
