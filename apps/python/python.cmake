@@ -11,7 +11,6 @@ set(LLMPLAN_PYTHON_DIR ${PROJECT_BINARY_DIR}/python)
 pybind11_add_module(llmplan_python MODULE ${CMAKE_CURRENT_LIST_DIR}/_llmplan.cpp)
 set_target_properties(llmplan_python PROPERTIES OUTPUT_NAME _llmplan LIBRARY_OUTPUT_DIRECTORY ${LLMPLAN_PYTHON_DIR}/llmplan)
 target_link_libraries(llmplan_python PRIVATE llmplan::core)
-target_compile_options(llmplan_python PRIVATE ${LLMPLAN_WARNINGS})
 add_custom_command(
   OUTPUT ${LLMPLAN_PYTHON_DIR}/llmplan/__init__.py ${LLMPLAN_PYTHON_DIR}/llmplan/__init__.pyi
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_LIST_DIR}/llmplan/__init__.py ${LLMPLAN_PYTHON_DIR}/llmplan/__init__.py
