@@ -35,9 +35,10 @@ constexpr std::array rows = {
     // transformers 5 (Dec 2025): from_pretrained's dtype defaults to "auto", the checkpoint's dtype
     // (huggingface/transformers PR 42883, 2025-12-15, "auto is the default now in from_pretrained");
     // 4.x loaded float32 without torch_dtype, which 4.56+ renamed dtype (torch_dtype deprecated:
-    // TransformerLens issue 1093, 2025-10-21). MoE experts are packed into one 3-D tensor per layer,
-    // the same bytes. llmplan sized the weights in the checkpoint's dtype already (4.x launch lines
-    // pass torch_dtype='auto'), so memory is unchanged; 5.x launch lines pass dtype='auto'.
+    // TransformerLens issue 1093, 2025-10-21). Packing a layer's MoE experts into one tensor (issue 21's
+    // list; not read in transformers' code here) keeps the same parameters, so the same bytes.
+    // llmplan sized the weights in the checkpoint's dtype already (4.x launch lines pass
+    // torch_dtype='auto'), so memory is unchanged; 5.x launch lines pass dtype='auto'.
     version_row{engine_kind::transformers, {5, 0, 0},
                 {.range = "transformers 5+",
                  .source = "modeling_utils from_pretrained: dtype=\"auto\" by default (PR 42883, v5.0.0)",
