@@ -49,6 +49,10 @@ struct log_facts {
     std::optional<std::uint64_t> total_gpu_memory;
     std::optional<std::uint64_t> kv_tokens; ///< "GPU KV cache size: N tokens", or GPU blocks x 16
     std::optional<dtype> kv_cache_dtype;
+    /// The release the log names ("vLLM API server version 0.27.1", "LLM engine (v0.7.4) with config");
+    /// at least 0.21 when it prints the CUDA graph profiling lines of 0.21+ ("Estimated CUDA graph
+    /// memory", "CUDA graph memory profiling is enabled (default since v0.21.0)").
+    std::optional<engine_version> version;
     std::vector<engine_figure> figures;
     std::vector<std::string> notes; ///< lines understood only in part
 };

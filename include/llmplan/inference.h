@@ -32,7 +32,9 @@ struct inference_params {
     std::uint32_t cpu_moe_layers = 0;
     bool mmap                    = true;
     // vLLM
-    double gpu_memory_utilization        = 0.9;
+    /// --gpu-memory-utilization; unset = the release's default (0.9, 0.92 from vLLM 0.21): read it
+    /// through gpu_memory_utilization(p)
+    std::optional<double> gpu_memory_utilization;
     std::uint64_t max_num_seqs           = 0; ///< 0 = the release's default for the device (vllm_defaults)
     std::uint64_t max_num_batched_tokens = 0; ///< 0 = the release's default for the device
     std::uint64_t device_memory_bytes    = 0; ///< each GPU's memory; 0 = unknown
@@ -64,6 +66,8 @@ struct inference_estimate {
     /// vLLM: memory outside gpu_memory_utilization's budget (CUDA context before the start-up
     /// snapshot, CUDA graphs captured after the pool): what the GPU needs beyond total_bytes
     std::uint64_t vllm_outside_budget_bytes = 0;
+    /// vLLM 0.21+: its estimate of the CUDA graphs, taken out of the KV pool (the compute part)
+    std::uint64_t vllm_cuda_graph_bytes = 0;
     std::string engine_release; ///< "vllm@0.14.0": the release the estimate models
     std::string engine_range;   ///< the behaviour row it fell in, e.g. "vllm 0.8+ (V1 engine)"
     /// How close this kind of estimate (engine x device x weight class) came to measured runs.
@@ -71,6 +75,10 @@ struct inference_estimate {
     std::optional<accuracy_row> accuracy;
     std::vector<std::string> notes;
 };
+
+/// The fraction of each GPU vLLM takes: --gpu-memory-utilization, or the default of the release
+/// (engine_versions.cpp).
+double gpu_memory_utilization(const inference_params& p);
 
 /// vLLM's tensor-parallel rule (vllm/config: "Total number of attention heads must be divisible by
 /// tensor parallel size"; QKVParallelLinear: KV heads divisible by tp, or tp a multiple of them, the

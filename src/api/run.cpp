@@ -1,9 +1,11 @@
 // run(request) -> document: the orchestration every front end shares (load, defaults, estimate,
 // candidates, plan, --from, fit, hardware).
+#include "estimate/engine_defaults.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/document.h"
 #include "llmplan/train_plan.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 
@@ -77,6 +79,11 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
         if (!v) return v.error();
         d.infer.version = *v;
     }
+    // llama.cpp's -fa auto (b6327+): flash attention on unless --flash-attn says otherwise.
+    if (d.infer.engine == engine_kind::llama_cpp &&
+        std::find(q.given.begin(), q.given.end(), option_id::flash_attn) == q.given.end() &&
+        detail::llama_flash_attn_by_default(d.infer.version))
+        d.infer.flash_attn = true;
     if (command == command_kind::estimate)
         if (auto s = check_engine_options(q, d.infer.engine); !s) return s.error();
     if (auto s = load_residents(q, d.model, sources, d.infer); !s) return s.error();

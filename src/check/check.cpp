@@ -96,6 +96,10 @@ inference_params params_from_log(const log_facts& f, const model_desc& m) {
         p.gpus   = f.tensor_parallel.value_or(1);
         p.ctx    = f.max_model_len.value_or(m.n_ctx_train ? m.n_ctx_train : 4096);
         if (f.gpu_memory_utilization) p.gpu_memory_utilization = *f.gpu_memory_utilization;
+        // The release the log names; a log that neither names one nor prints 0.21's CUDA graph
+        // profiling lines came from an earlier release: 0.14, the one llmplan modelled until 0.21
+        // (engine_traits.cpp), so older logs are read as before.
+        p.version = f.version.value_or(engine_version{0, 14, 0});
         if (f.total_gpu_memory) p.device_memory_bytes = *f.total_gpu_memory;
         if (f.kv_cache_dtype) p.kv_type = *f.kv_cache_dtype;
     }
@@ -124,7 +128,11 @@ result<check_report> check_against_log(const log_facts& f, const model_desc& m) 
     };
     for (const auto& fig : f.figures) {
         const auto* d = device(fig.device);
-        check_row row{fig.part, fig.device, fig.bytes, d ? static_cast<std::int64_t>(part_of(d->parts, fig.part)) : 0};
+        // vLLM 0.21+'s CUDA graph estimate is llmplan's compute part; it is set beside the log's own.
+        const std::uint64_t mine = fig.part == "cuda_graphs" ? r.estimate.vllm_cuda_graph_bytes
+                                   : d                       ? part_of(d->parts, fig.part)
+                                                             : 0;
+        check_row row{fig.part, fig.device, fig.bytes, static_cast<std::int64_t>(mine)};
         r.rows.push_back(std::move(row));
     }
     // The parts llmplan counts that the engine did not print (its overhead, for one).

@@ -326,9 +326,42 @@ bool read_llama_buffer(log_facts& f, std::string_view line, std::size_t n) {
     return true;
 }
 
+/// llama-server's host-memory lines (memory outside llama.cpp's buffers, in RAM): the prompt cache
+/// of evicted slots (--cache-ram, 8192 MiB by default: llama.cpp PR 16391, Oct 2025; logged "prompt
+/// cache is enabled, size limit: 8192 MiB", ollama issue 18072) and the context checkpoints of
+/// recurrent / SWA models ("created context checkpoint 1 of 8 (... size = 149.626 MiB)", llama.cpp
+/// PR 22929). A note each; true when recognised.
+bool read_llama_server_line(log_facts& f, std::string_view line) {
+    if (has(line, "prompt cache is enabled")) {
+        if (auto v = size_after(line, "size limit"))
+            f.notes.push_back(fmt::format("llama-server keeps up to {} MiB of evicted prompts in host RAM "
+                                          "(--cache-ram; 0 turns it off), beyond the buffers below",
+                                          *v >> 20));
+        return true;
+    }
+    if (has(line, "created context checkpoint")) {
+        const auto of = number_after(line, " of ");
+        const auto v  = size_after(line, "size");
+        if (of && v && f.notes.end() == std::find_if(f.notes.begin(), f.notes.end(), [](const std::string& s) {
+                           return s.starts_with("llama-server keeps context checkpoints");
+                       }))
+            f.notes.push_back(fmt::format("llama-server keeps context checkpoints in host RAM: up to {:.0f} a "
+                                          "slot (--ctx-checkpoints), {:.1f} MiB each here",
+                                          *of, static_cast<double>(*v) / (1 << 20)));
+        return true;
+    }
+    return false;
+}
+
 /// One llama.cpp line; true when recognised.
 bool read_llama_line(log_facts& f, std::string_view line, std::size_t n) {
     if (read_llama_buffer(f, line, n)) return true;
+    if (read_llama_server_line(f, line)) return true;
+    // -fa auto (b6327+): "Flash Attention was auto, set to enabled" resolves the "flash_attn = auto" line.
+    if (has(line, "Flash Attention was auto, set to ")) {
+        f.flash_attn = has(line, "set to enabled");
+        return true;
+    }
     const bool meta = has(line, "print_info") || has(line, "llm_load_print_meta") || has(line, "llama_model_loader");
     const bool ctx =
         has(line, "llama_new_context_with_model") || has(line, "llama_context") || has(line, "llama_kv_cache");
@@ -383,6 +416,34 @@ bool read_llama_line(log_facts& f, std::string_view line, std::size_t n) {
     return meta;
 }
 
+/// vLLM 0.21.0: the first release that profiles CUDA graphs by default and says so in its log
+/// ("CUDA graph memory profiling is enabled (default since v0.21.0)", gpu_worker.py).
+constexpr engine_version first_graph_profiling_release{0, 21, 0};
+
+/// The vLLM release a line names: "vLLM API server version 0.27.1" (api_server.py) or
+/// "Initializing a V1 LLM engine (v0.11.0) with config" (llm_engine.py / core.py). A development
+/// build's suffix ("0.7.4.dev390+g...") is dropped.
+std::optional<engine_version> version_in_line(std::string_view line) {
+    std::string_view rest;
+    if (auto at = line.find("server version "); at != std::string_view::npos)
+        rest = line.substr(at + 15);
+    else if (auto at2 = line.find("LLM engine (v"); at2 != std::string_view::npos)
+        rest = line.substr(at2 + 13);
+    else
+        return std::nullopt;
+    std::size_t end = 0, dots = 0;
+    while (end < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[end])) || rest[end] == '.')) {
+        if (rest[end] == '.' && ++dots == 3) break;
+        ++end;
+    }
+    auto text = rest.substr(0, end);
+    while (!text.empty() && text.back() == '.')
+        text.remove_suffix(1);
+    auto v = parse_engine_version(text, engine_kind::vllm);
+    if (!v) return std::nullopt;
+    return *v;
+}
+
 /// One vLLM line; true when recognised.
 bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
     bool hit = false;
@@ -417,6 +478,19 @@ bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
         if (auto v = size_of(f, line, n, key)) set_figure(f, "kv_cache", "cuda:0", *v, n, false), hit = true;
     if (auto v = count_after(line, "GPU KV cache size:")) f.kv_tokens = v, hit = true;
     if (auto v = count_after(line, "GPU blocks:")) f.kv_tokens = *v * vllm_block_tokens, hit = true;
+    if (auto v = version_in_line(line)) f.version = *v, hit = true;
+    // 0.21+: the start-up profile's CUDA graph estimate, taken out of the KV pool (gpu_model_runner.py,
+    // gpu_worker.py); a capture line later in the log replaces it with what the capture took.
+    if (auto v = size_after(line, "Estimated CUDA graph memory")) {
+        set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
+        if (!f.version || f.version->key() < first_graph_profiling_release.key())
+            f.version = first_graph_profiling_release;
+    }
+    if (has(line, "CUDA graph memory profiling is enabled")) {
+        hit = true;
+        if (!f.version || f.version->key() < first_graph_profiling_release.key())
+            f.version = first_graph_profiling_release;
+    }
     if (has(line, "Graph capturing finished"))
         if (auto v = size_of(f, line, n, "took")) set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
     return hit;

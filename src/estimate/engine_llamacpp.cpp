@@ -5,6 +5,7 @@
 #include "estimate/engines.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace llmplan {
 namespace {
@@ -45,6 +46,11 @@ constexpr std::uint64_t cuda_context_bytes = 400 * mib;
 /// The CUDA backend takes over CPU-resident matrix products from this batch size up
 /// (ggml_backend_cuda_device_offload_op: min_batch_size 32).
 constexpr std::uint64_t offload_min_batch = 32;
+/// llama-server's host prompt cache: --cache-ram's default, 8192 MiB (llama.cpp PR 16391; logged
+/// "prompt cache is enabled, size limit: 8192 MiB", ollama issue 18072, Aug 2026), in builds from
+/// b7200 (Dec 2025, after the Oct 2025 merge) and every semantic-version release.
+constexpr std::uint64_t host_prompt_cache_mib        = 8192;
+constexpr std::uint32_t host_prompt_cache_from_build = 7200;
 
 } // namespace
 
@@ -188,6 +194,14 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
         r.devices.push_back(std::move(d));
     }
     r.devices.insert(r.devices.begin(), std::move(cpu));
+    // llama-server's host prompt cache (PR 16391, merged Oct 2025, in b7200 and later): idle slots'
+    // KV state is saved to RAM when a slot takes a new prompt, up to --cache-ram 8192 MiB ("prompt
+    // cache is enabled, size limit: 8192 MiB", ollama issue 18072); it grows with traffic, not at start.
+    const engine_version v = p.version.known() ? p.version : default_engine_version(engine_kind::llama_cpp);
+    if (v.key() >= engine_version{host_prompt_cache_from_build, 0, 0}.key())
+        r.notes.push_back(fmt::format("llama-server may also hold up to {} MiB of earlier prompts in host RAM as "
+                                      "it serves (--cache-ram; 0 turns it off), not counted here",
+                                      host_prompt_cache_mib));
     return r;
 }
 

@@ -43,8 +43,9 @@ constexpr std::array<engine_traits, 3> engines{
             .python_per_layer             = false,
             .own_options                  = engine_scope::llama_cpp,
             .launch                       = launch::llama_server,
-            .current                      = {7200, 0, 0},
-            .build_numbers                = true,
+            // release v0.3.0 (Aug 2026), the first with a semantic version (engine_versions.cpp)
+            .current       = {0, 3, 0, true},
+            .build_numbers = true,
         }, {
             // vLLM: CUDA GPUs only (its estimate covers the CUDA worker).
             .kind                         = engine_kind::vllm,
@@ -74,8 +75,10 @@ constexpr std::array<engine_traits, 3> engines{
             .python_per_layer             = false,
             .own_options                  = engine_scope::vllm,
             .launch                       = launch::vllm_serve,
-            .current                      = {0, 14, 0},
-            .build_numbers                = false,
+            // v0.30.0: "Vllm's latest official release is v0.30.0" (AMD-AGI/TraceLens issue 1055,
+            // 2026-09-23); a later one (0.31) is answered with the newest row, with a note.
+            .current       = {0, 30, 0},
+            .build_numbers = false,
         }, {
             .kind                         = engine_kind::transformers,
             .name                         = "transformers",
@@ -104,8 +107,9 @@ constexpr std::array<engine_traits, 3> engines{
             .python_per_layer             = true,
             .own_options                  = engine_scope::any,
             .launch                       = launch::python_pipeline,
-            .current                      = {4, 57, 0},
-            .build_numbers                = false,
+            // 5.13.1: in the environment of vllm-project/vllm issue 49224 (Jul 2026)
+            .current       = {5, 13, 1},
+            .build_numbers = false,
         }, }
 };
 

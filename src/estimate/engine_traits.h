@@ -100,11 +100,12 @@ struct engine_traits {
     /// How its launch line is built (launch.cpp): a llama-server/ollama line, a `vllm serve` line
     /// (CUDA only), or none (transformers is a library called from the user's own script).
     enum class launch_kind : std::uint8_t { llama_server, vllm_serve, python_pipeline, none } launch;
-    /// The release assumed without --engine-version (Dec 2025 tags: vLLM 0.14, transformers 4.57,
-    /// llama.cpp b7200).
+    /// The release assumed without --engine-version: the newest found in public sources (Dec 2026:
+    /// vLLM 0.30, transformers 5.13.1, llama.cpp v0.3.0; until Dec 2026 vLLM 0.14, transformers 4.57,
+    /// llama.cpp b7200). Each row's source is beside it in engine_traits.cpp.
     engine_version current;
-    /// Versions are build numbers, printed and parsed as bNNNN (llama.cpp's release tags); the others
-    /// are MAJOR.MINOR[.PATCH].
+    /// Versions are build numbers, printed and parsed as bNNNN (llama.cpp's release tags until Aug 2026,
+    /// then vMAJOR.MINOR.PATCH from v0.3.0, ordered after every build); the others are MAJOR.MINOR[.PATCH].
     bool build_numbers;
 };
 

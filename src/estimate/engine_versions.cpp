@@ -1,5 +1,6 @@
 // Engine releases and what each range of them does with memory. One row per range, oldest first;
 // a version belongs to the last row whose `from` it reaches. Each row names where it was read.
+#include "estimate/engine_defaults.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/engine_version.h"
 
@@ -25,33 +26,83 @@ constexpr std::array rows = {
     // prompt x vocab more than the Qwen2.5 one (4.46.0) for the same shapes
     // (truth/qwen2_speed_benchmark.json, truth/qwen25_speed_benchmark.json).
     version_row{engine_kind::transformers, {0, 0, 0},
-                {"transformers < 4.45", "modeling_llama/qwen2 forward: logits = lm_head(hidden_states).float() over all positions",
-                 true, false, false}},
+                {.range = "transformers < 4.45",
+                 .source = "modeling_llama/qwen2 forward: logits = lm_head(hidden_states).float() over all positions",
+                 .prompt_logits = true}},
     version_row{engine_kind::transformers, {4, 45, 0},
-                {"transformers 4.45+", "GenerationMixin: num_logits_to_keep=1 in prepare_inputs_for_generation (v4.45.0)",
-                 false, false, false}},
+                {.range = "transformers 4.45+",
+                 .source = "GenerationMixin: num_logits_to_keep=1 in prepare_inputs_for_generation (v4.45.0)"}},
+    // transformers 5 (Dec 2025): from_pretrained's dtype defaults to "auto", the checkpoint's dtype
+    // (huggingface/transformers PR 42883, 2025-12-15, "auto is the default now in from_pretrained");
+    // 4.x loaded float32 without torch_dtype, which 4.56+ renamed dtype (torch_dtype deprecated:
+    // TransformerLens issue 1093, 2025-10-21). Packing a layer's MoE experts into one tensor (issue 21's
+    // list; not read in transformers' code here) keeps the same parameters, so the same bytes.
+    // llmplan sized the weights in the checkpoint's dtype already (4.x launch lines pass
+    // torch_dtype='auto'), so memory is unchanged; 5.x launch lines pass dtype='auto'.
+    version_row{engine_kind::transformers, {5, 0, 0},
+                {.range = "transformers 5+",
+                 .source = "modeling_utils from_pretrained: dtype=\"auto\" by default (PR 42883, v5.0.0)",
+                 .dtype_auto_default = true}},
     // vLLM V0: the profiling pass runs max(max_model_len, 2048) tokens at once (no chunked prefill)
     // and the sampler over max_num_seqs rows; non-torch memory includes the CUDA context.
     version_row{engine_kind::vllm, {0, 0, 0},
-                {"vllm < 0.8 (V0 engine)", "vllm/worker/worker.py determine_num_available_blocks; SchedulerConfig",
-                 false, false, false}},
+                {.range = "vllm < 0.8 (V0 engine)",
+                 .source = "vllm/worker/worker.py determine_num_available_blocks; SchedulerConfig"}},
     // vLLM V1 (default from 0.8.0, V0 removed in 0.11): chunked prefill always on, so the profile runs
     // max_num_batched_tokens tokens whatever the context; _dummy_sampler_run samples top-k/top-p over
     // min(max_num_seqs, max_num_batched_tokens) rows of logits; the memory snapshot is taken at
     // init_device, so non-torch memory is only what grew after it (NCCL, cuBLAS workspaces).
     // CUDA graphs are captured after the KV pool is allocated (compile_or_warm_up_model), outside it.
     version_row{engine_kind::vllm, {0, 8, 0},
-                {"vllm 0.8+ (V1 engine)", "vllm/v1/worker/gpu_worker.py determine_available_memory, gpu_model_runner.py profile_run",
-                 false, true, false}},
+                {.range = "vllm 0.8+ (V1 engine)",
+                 .source = "vllm/v1/worker/gpu_worker.py determine_available_memory, gpu_model_runner.py profile_run",
+                 .v1_engine = true}},
+    // vLLM 0.21 (2026): the start-up profile captures the CUDA graphs once against a small dummy KV
+    // cache and takes their estimate out of the KV pool (PR 30515, Dec 2025, behind
+    // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; on by default from v0.21 with PR 38284, 2026-03-26,
+    // which raised the default --gpu-memory-utilization from 0.9 to 0.92 to make up for it).
+    // gpu_worker.py logs "CUDA graph memory profiling is enabled (default since v0.21.0)" (vLLM 0.27.1
+    // log in gpustack/runner PR 251; club-3090 issue 127); vllm/config/cache.py
+    // gpu_memory_utilization Field(default=0.92).
+    version_row{engine_kind::vllm, {0, 21, 0},
+                {.range = "vllm 0.21+ (CUDA graphs in the budget)",
+                 .source = "vllm/v1/worker/gpu_worker.py determine_available_memory: requested_memory - "
+                           "non_kv_cache_memory - cudagraph_memory_estimate; config/cache.py default 0.92",
+                 .v1_engine = true, .gpu_memory_utilization = 0.92, .cuda_graphs_in_budget = true}},
+    // vLLM 0.28 (Aug 2026): `vllm serve` batches 16384 tokens a step on GPUs with enough memory
+    // (PR 51726 "Update default _max_num_batched_tokens from 8192 to 16384", merged 2026-08-10;
+    // ROCm/MAD PR 235, 2026-08-26: "VLLM now defaults to 16384"). The release number is the first
+    // after the merge (0.27.1 was current on 2026-08-14, gpustack/runner PR 251). Prefix caching is on
+    // by default (config/cache.py enable_prefix_caching = True: blocks of finished requests stay in the
+    // pool, reused or evicted, so the pool's size is unchanged), and DeepSeek-V3.2's sparse attention
+    // defaults the KV cache to fp8 (config/cache.py cache_dtype; no such model in llmplan's catalog).
+    version_row{engine_kind::vllm, {0, 28, 0},
+                {.range = "vllm 0.28+ (16384 batched tokens on large GPUs)",
+                 .source = "vllm/engine/arg_utils.py batch defaults (PR 51726); config/cache.py",
+                 .v1_engine = true, .gpu_memory_utilization = 0.92, .cuda_graphs_in_budget = true,
+                 .large_gpu_batched_tokens = 16384}},
     // llama.cpp: ggml-cpu repacks q4_0 (and iq4_nl) matrices into interleaved blocks at load on
     // AVX2 and ARM (CPU_REPACK buffer, beside the mapped file) since the online repacking refactor
     // (PR 10446, merged 2024-12-07, build ~b4273); builds before, and forks such as ik_llama.cpp, do not.
     version_row{engine_kind::llama_cpp, {0, 0, 0},
-                {"llama.cpp < b4273", "ggml-cpu before PR 10446: Q4_0_4_4/8_8 were file types, no online repacking",
-                 false, false, false}},
+                {.range = "llama.cpp < b4273",
+                 .source = "ggml-cpu before PR 10446: Q4_0_4_4/8_8 were file types, no online repacking"}},
     version_row{engine_kind::llama_cpp, {4273, 0, 0},
-                {"llama.cpp b4273+", "ggml/src/ggml-cpu/repack.cpp (ggml_aarch64_get_optimal_repack_type)",
-                 false, false, true}},
+                {.range = "llama.cpp b4273+",
+                 .source = "ggml/src/ggml-cpu/repack.cpp (ggml_aarch64_get_optimal_repack_type)",
+                 .cpu_repack = true}},
+    // llama.cpp's releases are semantic versions from v0.3.0 (Aug 2026; canonical/inference-snaps issue
+    // 339, 2026-08-26: "llama.cpp started using semantic versioning", release v0.3.0), after build
+    // b10630 (ollama PR 18003, 2026-08-25). Memory rules as the last builds. Defaults these builds
+    // share, for the record: -fa auto (from b6327: llama_flash_attn_by_default below) and --fit on
+    // (PR 16653, merged by Dec 2025: when the model does not fit, llama_params_fit shrinks the context toward
+    // 4096 tokens, then moves weights, routed experts first, to host memory, leaving a 1024 MiB
+    // margin on each GPU; only parameters the user did not set, so launch lines that give -c and -ngl
+    // keep them, PR 18070).
+    version_row{engine_kind::llama_cpp, {0, 3, 0, true},
+                {.range = "llama.cpp v0.3.0+ (semantic versions)",
+                 .source = "ggml-org/llama.cpp releases v0.3.0; ggml/src/ggml-cpu/repack.cpp",
+                 .cpu_repack = true}},
 };
 // clang-format on
 
@@ -62,6 +113,17 @@ bool parse_uint(std::string_view s, std::uint32_t& out) {
 }
 
 } // namespace
+
+/// The first llama.cpp build whose -fa defaults to auto: PR 15434 ("use FA + max. GPU layers by
+/// default", 2025-08-19) came with b6327 (llama.node PR 102, 2025-08-31: "sync llama.cpp to b6327:
+/// ... introduce flash_attn_type (auto|on|off)"); `llama-server -h` prints "-fa, --flash-attn
+/// [on|off|auto] ... default: 'auto'" (yazon/flexllama issue 15, 2025-09-30).
+constexpr engine_version llama_flash_attn_auto_from{6327, 0, 0};
+
+bool detail::llama_flash_attn_by_default(engine_version v) {
+    if (!v.known()) v = default_engine_version(engine_kind::llama_cpp);
+    return v.key() >= llama_flash_attn_auto_from.key();
+}
 
 engine_version default_engine_version(engine_kind e) {
     return detail::traits_of(e).current; // the engine table's current release
@@ -75,11 +137,33 @@ const engine_behaviour& behaviour_of(engine_kind e, engine_version v) {
     return *found; // every engine has a row from version 0
 }
 
+namespace {
+
+/// MAJOR.MINOR[.PATCH] into r; false when it is not one.
+bool parse_dotted(std::string_view v, engine_version& r) {
+    std::array<std::uint32_t*, 3> parts{&r.major, &r.minor, &r.patch};
+    std::size_t i = 0;
+    while (true) {
+        const auto dot = v.find('.');
+        if (i == parts.size() || !parse_uint(v.substr(0, dot), *parts[i]) || *parts[i] > 0xffff) return false;
+        ++i;
+        if (dot == std::string_view::npos) break;
+        v.remove_prefix(dot + 1);
+    }
+    return i >= 2;
+}
+
+/// llama.cpp's first semantic version (release v0.3.0, Aug 2026): earlier MAJOR.MINOR numbers
+/// name no llama.cpp release (they are llama-cpp-python's, a separate project).
+constexpr engine_version first_llama_cpp_semver{0, 3, 0, true};
+
+} // namespace
+
 result<engine_version> parse_engine_version(std::string_view text, engine_kind e) {
     auto bad = [&](std::string why) {
         return make_error(error_code::invalid_params,
                           fmt::format("\"{}\": {}; expected ENGINE@VERSION such as vllm@0.11, "
-                                      "transformers@4.38.2 or llama.cpp@b6000",
+                                      "transformers@4.38.2, llama.cpp@b6000 or llama.cpp@v0.3.0",
                                       text, why),
                           "--engine-version");
     };
@@ -90,27 +174,32 @@ result<engine_version> parse_engine_version(std::string_view text, engine_kind e
     }
     engine_version r;
     if (detail::traits_of(e).build_numbers) {
+        // bNNNN (a build) or [v]MAJOR.MINOR[.PATCH] (a release from v0.3.0 on).
+        if (v.find('.') != std::string_view::npos) {
+            if (!v.empty() && v.front() == 'v') v.remove_prefix(1);
+            r.semver = true;
+            if (!parse_dotted(v, r))
+                return bad(
+                    fmt::format("{} versions are build numbers bNNNN or releases vMAJOR.MINOR.PATCH", engine_name(e)));
+            if (r.key() < first_llama_cpp_semver.key())
+                return bad(fmt::format("{} releases with semantic versions start at v0.3.0 (Aug 2026); "
+                                       "earlier ones are build numbers bNNNN",
+                                       engine_name(e)));
+            return r;
+        }
         if (!v.empty() && v.front() == 'b') v.remove_prefix(1);
         if (!parse_uint(v, r.major) || r.major == 0)
-            return bad(fmt::format("{} versions are build numbers, bNNNN", engine_name(e)));
+            return bad(
+                fmt::format("{} versions are build numbers bNNNN or releases vMAJOR.MINOR.PATCH", engine_name(e)));
         return r;
     }
-    std::array<std::uint32_t*, 3> parts{&r.major, &r.minor, &r.patch};
-    std::size_t i = 0;
-    while (true) {
-        const auto dot = v.find('.');
-        if (i == parts.size() || !parse_uint(v.substr(0, dot), *parts[i]) || *parts[i] > 0xffff)
-            return bad("expected MAJOR.MINOR[.PATCH]");
-        ++i;
-        if (dot == std::string_view::npos) break;
-        v.remove_prefix(dot + 1);
-    }
-    if (i < 2) return bad("expected MAJOR.MINOR[.PATCH]");
+    if (!parse_dotted(v, r)) return bad("expected MAJOR.MINOR[.PATCH]");
     return r;
 }
 
 std::string to_string(engine_kind e, const engine_version& v) {
-    if (detail::traits_of(e).build_numbers) return fmt::format("{}@b{}", engine_name(e), v.major);
+    if (detail::traits_of(e).build_numbers && !v.semver) return fmt::format("{}@b{}", engine_name(e), v.major);
+    if (v.semver) return fmt::format("{}@v{}.{}.{}", engine_name(e), v.major, v.minor, v.patch);
     return fmt::format("{}@{}.{}.{}", engine_name(e), v.major, v.minor, v.patch);
 }
 

@@ -27,6 +27,13 @@ constexpr std::uint64_t v1_non_torch_tp_bytes = 560 * mib;
 /// (PyTorch 2.x, 0.4-0.6 GiB in nvidia-smi) and CUDA graphs captured after the pool, which logged
 /// -0.9 to +1.0 GiB in the same runs (the capture can free cached blocks); we take the context.
 constexpr std::uint64_t v1_outside_budget_bytes = 512 * mib;
+/// vLLM 0.21+ takes its estimate of the CUDA graphs' memory out of the KV pool (engine_versions.cpp).
+/// Logged "Estimated CUDA graph memory": 0.17 GiB (TP 4 on RTX 3090s, 0.92 -> 0.9129 equivalent,
+/// noonghunna/club-3090 issue 127), 0.36 GiB (TP 2, vLLM 0.27.1, gpustack/runner PR 251) and 0.65 GiB
+/// (8 x RTX 3090, 0.95 -> 0.9225 equivalent of 23.57 GiB, wtdcode/vllm-backport issue 15); we take
+/// the middle one, 0.36 GiB. It varies with the captured batch sizes and the model (2.43 GiB logged
+/// on a GB10 pair, MiaAI-Lab PR 25).
+constexpr std::uint64_t cuda_graph_estimate_bytes = 369 * mib; // 0.36 GiB
 /// vLLM's KV block: 16 tokens (CacheConfig.block_size default).
 constexpr std::uint64_t block_tokens = 16;
 /// V0 without chunked prefill (max_model_len <= 32k): the profiling batch is
@@ -35,11 +42,11 @@ constexpr std::uint64_t min_batched_tokens = 2048;
 /// V0's max_num_seqs default (SchedulerConfig).
 constexpr std::uint64_t v0_max_num_seqs = 256;
 /// V1's serving defaults (EngineArgs.get_batch_defaults, usage context OPENAI_API_SERVER, as for
-/// `vllm serve`): GPUs of 70 GiB and more (H100, H200, MI300X) get 8192 batched tokens and 1024
-/// sequences, smaller ones (and unknown memory) 2048 and 256. A100-80GB is excluded by name; llmplan cannot
+/// `vllm serve`): GPUs of 70 GiB and more (H100, H200, MI300X) get 8192 batched tokens (16384 from
+/// 0.28: the release row's large_gpu_batched_tokens) and 1024 sequences, smaller ones (and unknown
+/// memory) 2048 and 256. A100-80GB is excluded by name; llmplan cannot
 /// tell it from an H100 by its memory, so it takes the larger profile (the smaller KV pool).
 constexpr std::uint64_t large_gpu_bytes = 70 * gib;
-constexpr std::uint64_t v1_tokens_large = 8192;
 constexpr std::uint64_t v1_tokens_small = 2048;
 constexpr std::uint64_t v1_seqs_large   = 1024;
 constexpr std::uint64_t v1_seqs_small   = 256;
@@ -79,11 +86,12 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
         r.kv_bytes_per_token += kv_layer_bytes(m, l, engine_kind::vllm, kv, kv, 1);
         r.state_bytes_per_sequence += state_layer_bytes(l, engine_kind::vllm, act);
     }
-    const bool v1                 = behaviour_of(engine_kind::vllm, p.version).v1_engine;
+    const engine_behaviour& rel   = behaviour_of(engine_kind::vllm, p.version);
+    const bool v1                 = rel.v1_engine;
     const bool large_gpu          = p.device_memory_bytes >= large_gpu_bytes; // unknown: the common default
     const std::uint64_t tokens    = p.max_num_batched_tokens ? p.max_num_batched_tokens
-                                    : v1                     ? (large_gpu ? v1_tokens_large : v1_tokens_small)
-                                                             : std::max(p.ctx, min_batched_tokens);
+                                    : v1 ? (large_gpu ? std::uint64_t{rel.large_gpu_batched_tokens} : v1_tokens_small)
+                                         : std::max(p.ctx, min_batched_tokens);
     const std::uint64_t max_seqs  = p.max_num_seqs ? p.max_num_seqs
                                     : v1           ? (large_gpu ? v1_seqs_large : v1_seqs_small)
                                                    : v0_max_num_seqs;
@@ -98,7 +106,12 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
     const std::uint64_t forward    = tokens * forward_peak_per_token(m, a, tp);
     const std::uint64_t activation = std::max(forward, seqs * m.n_vocab * (a + sampler_bytes_beyond_logits));
     const std::uint64_t non_torch  = !v1 ? v0_non_torch_bytes : p.gpus > 1 ? v1_non_torch_tp_bytes : v1_non_torch_bytes;
+    // 0.21+: the CUDA graphs' estimate comes out of the budget, as compute (the graphs' private pool
+    // of intermediate buffers), beside non-torch memory (overhead), which vLLM logs apart from it.
+    const std::uint64_t graphs = rel.cuda_graphs_in_budget ? cuda_graph_estimate_bytes : 0;
+    const double utilization   = gpu_memory_utilization(p);
     if (v1) r.vllm_outside_budget_bytes = v1_outside_budget_bytes;
+    r.vllm_cuda_graph_bytes = graphs;
 
     std::uint64_t in_layers = 0;
     for (auto b : w.layer_bytes)
@@ -129,10 +142,10 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
             device_breakdown d{"cuda:" + std::to_string(stage * tp + g), device_kind::cuda, {}, {}};
             d.parts.weights     = stage_weights / tp;
             d.parts.activations = activation;
+            d.parts.compute     = graphs; // the CUDA graphs' pool holds the captured batches' buffers
             d.parts.overhead    = static_cast<std::int64_t>(non_torch);
             if (p.device_memory_bytes) {
-                const auto budget =
-                    static_cast<std::int64_t>(p.gpu_memory_utilization * static_cast<double>(p.device_memory_bytes));
+                const auto budget = static_cast<std::int64_t>(utilization * static_cast<double>(p.device_memory_bytes));
                 const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
                 // The batch's linear-attention states come out of the same pool before its KV blocks.
                 const std::int64_t kv_pool = pool - static_cast<std::int64_t>(state_per_seq * p.batch);
@@ -163,8 +176,15 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
                                   v1 ? " (--max-num-batched-tokens, --max-num-seqs)" : ""));
     if (v1)
         r.notes.push_back(fmt::format("beyond gpu_memory_utilization's budget the GPU also holds about {} MiB "
-                                      "(CUDA context, CUDA graphs)",
-                                      r.vllm_outside_budget_bytes / mib));
+                                      "(CUDA context{})",
+                                      r.vllm_outside_budget_bytes / mib, graphs ? "" : ", CUDA graphs"));
+    if (graphs)
+        r.notes.push_back(fmt::format(
+            "{} takes its estimate of the CUDA graphs (about {} MiB, logged as "
+            "\"Estimated CUDA graph memory\") out of the KV pool, inside "
+            "gpu_memory_utilization {}",
+            to_string(engine_kind::vllm, p.version.known() ? p.version : default_engine_version(engine_kind::vllm)),
+            graphs / mib, utilization));
     if (r.vllm_kv_capacity_tokens && p.ctx > r.vllm_kv_capacity_tokens)
         r.notes.push_back(fmt::format("vLLM will refuse to start: max seq len {} is larger than the KV cache "
                                       "({} tokens); use --max-model-len {} or more memory",

@@ -78,7 +78,7 @@ status validate(const model_desc& m, const inference_params& p) {
         return bad("the model has no routed experts to keep in RAM", "--n-cpu-moe/--cpu-moe");
     if (p.cpu_moe_layers > 0 && !engine.offloads_to_host)
         return bad("experts in RAM are a llama.cpp option", "--n-cpu-moe/--cpu-moe");
-    if (p.gpu_memory_utilization <= 0 || p.gpu_memory_utilization > 1)
+    if (p.gpu_memory_utilization && !(*p.gpu_memory_utilization > 0 && *p.gpu_memory_utilization <= 1))
         return bad("expected a fraction in (0, 1]", "--gpu-memory-utilization");
     const bool gguf_weights = p.weights.format == weight_format::gguf;
     if (gguf_weights && !engine.runs_gguf)
@@ -103,13 +103,30 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
                                                                       : estimate_transformers(m, p, *w);
     if (!r) return r;
     r->engine_release = to_string(p.engine, p.version.known() ? p.version : default_engine_version(p.engine));
-    r->engine_range   = behaviour_of(p.engine, p.version).range;
-    r->weight_class   = weight_class(w->bytes, count_params(m).total);
-    r->accuracy       = measured_accuracy(p.engine, p.device, r->weight_class);
+    if (p.version.key() > default_engine_version(p.engine).key())
+        r->notes.push_back(fmt::format("{} is newer than the newest release llmplan knows ({}): it is estimated "
+                                       "with that release's rules ({})",
+                                       to_string(p.engine, p.version),
+                                       to_string(p.engine, default_engine_version(p.engine)),
+                                       behaviour_of(p.engine, p.version).range));
+    r->engine_range = behaviour_of(p.engine, p.version).range;
+    r->weight_class = weight_class(w->bytes, count_params(m).total);
+    r->accuracy     = measured_accuracy(p.engine, p.device, r->weight_class);
     if (auto s = add_residents(m, p, *r); !s) return s.error();
     // On disk: the files when we read them; else the weights as the asked format stores them.
     r->disk_bytes = m.file_bytes && p.weights.format == weight_format::native ? m.file_bytes : w->bytes;
     return r;
+}
+
+} // namespace llmplan
+
+namespace llmplan {
+
+double gpu_memory_utilization(const inference_params& p) {
+    if (p.gpu_memory_utilization) return *p.gpu_memory_utilization;
+    // Another engine's estimate reports the current vLLM release's default (its version is not vLLM's).
+    return behaviour_of(engine_kind::vllm, p.engine == engine_kind::vllm ? p.version : engine_version{})
+        .gpu_memory_utilization;
 }
 
 } // namespace llmplan

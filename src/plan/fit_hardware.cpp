@@ -58,11 +58,11 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
     r.device = p.device == device_kind::cuda ? "cuda" : p.device == device_kind::metal ? "metal" : "cpu";
     // vLLM takes gpu_memory_utilization of each GPU up front; the model must fit in that share.
     const bool pool     = detail::traits_of(p.engine).kv_pool;
-    const double usable = pool ? p.gpu_memory_utilization : 1.0;
+    const double usable = pool ? gpu_memory_utilization(p) : 1.0;
     r.budget_bytes      = static_cast<std::uint64_t>(usable * static_cast<double>(r.memory_bytes));
     if (pool)
         r.notes.push_back(
-            fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, p.gpu_memory_utilization));
+            fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, gpu_memory_utilization(p)));
 
     if (detail::traits_of(p.engine).runs_gguf)
         r.precisions.assign(std::begin(gguf_precisions), std::end(gguf_precisions));

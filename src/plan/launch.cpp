@@ -34,6 +34,9 @@ std::optional<std::string> ollama_line(const std::string& gguf, const inference_
     tag             = tag.substr(tag.find_last_of('/') + 1);
     std::transform(tag.begin(), tag.end(), tag.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    // num_ctx always: without it Ollama picks the context from the VRAM it finds (>= 47 GiB 262144,
+    // >= 23 GiB 32768, else 4096 tokens: ollama/ollama server/routes.go "vram-based default context",
+    // commit fb30760, 2026-08-21), not the context this estimate is for.
     std::string params = fmt::format("PARAMETER num_ctx {}\\n", p.ctx);
     if (p.gpu_layers >= 0 || p.device == device_kind::cpu)
         params += fmt::format("PARAMETER num_gpu {}\\n", p.device == device_kind::cpu ? 0 : p.gpu_layers);
@@ -57,32 +60,36 @@ std::string cpu_moe_flags(const model_desc& m, const inference_params& p) {
 
 /// transformers has no server of its own that takes a model on its command line across versions, so its
 /// line is a Python one-liner through pipeline("text-generation") (transformers docs, "Pipelines"):
-/// torch_dtype as the plan sizes the weights ("auto" = the checkpoint's torch_dtype; without it
-/// from_pretrained loads float32, twice the planned bytes), device_map "auto" (accelerate places the
-/// layers on the GPUs, then RAM) or "cpu", and bitsandbytes' BitsAndBytesConfig for int8 and NF4
+/// torch_dtype (dtype from transformers 5) as the plan sizes the weights ("auto" = the checkpoint's
+/// torch_dtype; without it 4.x from_pretrained loads float32, twice the planned bytes), device_map "auto" (accelerate
+/// places the layers on the GPUs, then RAM) or "cpu", and bitsandbytes' BitsAndBytesConfig for int8 and NF4
 /// (transformers docs, "bitsandbytes"). Formats that need a pre-quantized checkpoint of their own
 /// (fp8, int4, GPTQ, AWQ, GGUF) get no line: the checkpoint named is not that one.
 std::optional<std::string> transformers_line(const model_desc& m, const inference_params& p) {
+    // transformers 5 names the argument dtype (torch_dtype deprecated since 4.56) and defaults it to
+    // "auto" (engine_versions.cpp); the line still says it, so that it reads the same in every release.
+    const bool v5       = behaviour_of(engine_kind::transformers, p.version).dtype_auto_default;
+    const std::string k = v5 ? "dtype" : "torch_dtype";
     std::string dtype_arg;
     switch (p.weights.format) {
     case weight_format::native:
-        dtype_arg = "torch_dtype='auto'";
+        dtype_arg = k + "='auto'";
         break;
     case weight_format::f32:
-        dtype_arg = "torch_dtype='float32'";
+        dtype_arg = k + "='float32'";
         break;
     case weight_format::f16:
-        dtype_arg = "torch_dtype='float16'";
+        dtype_arg = k + "='float16'";
         break;
     case weight_format::bf16:
-        dtype_arg = "torch_dtype='bfloat16'";
+        dtype_arg = k + "='bfloat16'";
         break;
     case weight_format::int8:
-        dtype_arg = "torch_dtype='auto', model_kwargs={'quantization_config': BitsAndBytesConfig(load_in_8bit=True)}";
+        dtype_arg = k + "='auto', model_kwargs={'quantization_config': BitsAndBytesConfig(load_in_8bit=True)}";
         break;
     case weight_format::nf4:
-        dtype_arg = "torch_dtype='auto', model_kwargs={'quantization_config': "
-                    "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4')}";
+        dtype_arg = k + "='auto', model_kwargs={'quantization_config': "
+                        "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4')}";
         break;
     default:
         return std::nullopt;
@@ -142,7 +149,7 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", vllm_model_arg(m), count / pp);
         if (pp > 1) s += fmt::format(" --pipeline-parallel-size {}", pp);
         s += fmt::format(" --max-model-len {} --gpu-memory-utilization {} --max-num-seqs {}", p.ctx,
-                         p.gpu_memory_utilization, p.batch);
+                         gpu_memory_utilization(p), p.batch);
         if (p.kv_type && *p.kv_type == dtype::f8_e4m3) s += " --kv-cache-dtype fp8";
         // a bf16 checkpoint on a chip without bf16: vLLM stops unless told to compute in fp16
         if (!bf16_ok && (m.torch_dtype == dtype::bf16 || p.weights.format == weight_format::bf16))

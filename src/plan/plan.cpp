@@ -202,7 +202,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         }
         need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
-        const double usable = detail::traits_of(q.engine).kv_pool ? q.gpu_memory_utilization : 1.0;
+        const double usable = detail::traits_of(q.engine).kv_pool ? gpu_memory_utilization(q) : 1.0;
         have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
         c.count = n;
         c.nodes = nodes;

@@ -41,15 +41,15 @@ TEST(EngineTraits, EngineOnFallsBackToLlamaCppWhereTheAskedOneDoesNotRun) {
 }
 
 TEST(EngineTraits, CurrentReleasesPrintAsTheCliShowsThem) {
-    // The table's current releases (Dec 2025 tags), llama.cpp's as a build number.
-    EXPECT_EQ(to_string(engine_kind::llama_cpp, default_engine_version(engine_kind::llama_cpp)), "llama.cpp@b7200");
-    EXPECT_EQ(to_string(engine_kind::vllm, default_engine_version(engine_kind::vllm)), "vllm@0.14.0");
+    // The table's current releases (engine_traits.cpp: Dec 2026), llama.cpp's as a semantic version.
+    EXPECT_EQ(to_string(engine_kind::llama_cpp, default_engine_version(engine_kind::llama_cpp)), "llama.cpp@v0.3.0");
+    EXPECT_EQ(to_string(engine_kind::vllm, default_engine_version(engine_kind::vllm)), "vllm@0.30.0");
     EXPECT_EQ(to_string(engine_kind::transformers, default_engine_version(engine_kind::transformers)),
-              "transformers@4.57.0");
+              "transformers@5.13.1");
     const auto b = parse_engine_version("llama.cpp@b6000", engine_kind::llama_cpp);
     ASSERT_TRUE(b.has_value());
     EXPECT_EQ(b->major, 6000u);
-    const auto wrong = parse_engine_version("0.7", engine_kind::llama_cpp);
+    const auto wrong = parse_engine_version("x7", engine_kind::llama_cpp);
     ASSERT_FALSE(wrong.has_value());
     EXPECT_NE(wrong.error().what().find("llama.cpp versions are build numbers"), std::string::npos);
 }

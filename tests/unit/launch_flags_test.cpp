@@ -129,8 +129,9 @@ TEST(launch_flags, vllm_tensor_parallel_divides_a_28_head_model) {
     EXPECT_NE(std::string(s.error().what()).find("--gpus"), std::string::npos);
 }
 
-// transformers: a pipeline one-liner whose dtype is the one the plan sized (from_pretrained without
-// torch_dtype loads float32, twice a bf16 checkpoint), device_map "auto" on a GPU, bitsandbytes for NF4.
+// transformers: a pipeline one-liner whose dtype is the one the plan sized (4.x from_pretrained without
+// torch_dtype loads float32, twice a bf16 checkpoint; 5.x names it dtype, "auto" by default: PR 42883),
+// device_map "auto" on a GPU, bitsandbytes for NF4.
 TEST(launch_flags, transformers_lines_load_the_planned_dtype) {
     inference_params p;
     p.engine = engine_kind::transformers;
@@ -141,9 +142,13 @@ TEST(launch_flags, transformers_lines_load_the_planned_dtype) {
             if (engine == "transformers") return l;
         return std::string();
     };
-    EXPECT_NE(line(p).find("model='Qwen/Qwen2.5-7B-Instruct', torch_dtype='auto', device_map='auto'"),
+    EXPECT_NE(line(p).find("model='Qwen/Qwen2.5-7B-Instruct', dtype='auto', device_map='auto'"), std::string::npos)
+        << line(p); // the current release, 5.x
+    auto v4    = p;
+    v4.version = *parse_engine_version("transformers@4.57", engine_kind::transformers);
+    EXPECT_NE(line(v4).find("model='Qwen/Qwen2.5-7B-Instruct', torch_dtype='auto', device_map='auto'"),
               std::string::npos)
-        << line(p);
+        << line(v4);
     p.weights = *parse_weight_choice("nf4");
     EXPECT_NE(line(p).find("BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4')"), std::string::npos)
         << line(p);
