@@ -16,16 +16,18 @@ namespace llmplan::web {
 struct server_options {
     std::string host = "127.0.0.1"; ///< loopback unless the user says otherwise
     int port         = 8080;        ///< 0: any free port (tests)
-    /// Worker threads: each keep-alive connection holds one while open; 8 serves a page (which opens
-    /// up to 6 connections, the browsers' per-host limit) plus a benchmark on a small machine.
-    std::size_t threads = 8;
+    /// Worker threads: cpp-httplib 0.11 serves one connection per thread, so each open keep-alive
+    /// connection holds one. 64 carries wrk's 64 connections, or ten pages of a browser's 6 each,
+    /// without a connection waiting for a worker (an idle thread costs only stack address space).
+    std::size_t threads = 64;
     /// Largest request body: a model upload (max_model_bytes) plus room for nothing else (413 past it).
     std::size_t max_body_bytes = static_cast<std::size_t>(max_model_bytes);
     /// Longest wait for a request's bytes, or to write a response, before the connection is dropped.
     std::chrono::seconds io_timeout{5};
-    /// Most requests one keep-alive connection may carry before it is closed (cpp-httplib's default is 5;
-    /// a page that follows a slider sends many).
-    std::size_t keep_alive_max_requests = 10000;
+    /// Most requests one keep-alive connection may carry before it is closed (cpp-httplib's default is
+    /// 5; a page that follows a slider sends many). Past the workers' count, a new connection waits in
+    /// the queue until one closes: at 100 requests of about a millisecond, well within a second.
+    std::size_t keep_alive_max_requests = 100;
     api_policy api; ///< --hub: Hub names as MODEL
 };
 

@@ -331,9 +331,9 @@ bool read_llama_buffer(log_facts& f, std::string_view line, std::size_t n) {
 /// cache is enabled, size limit: 8192 MiB", ollama issue 18072) and the context checkpoints of
 /// recurrent / SWA models ("created context checkpoint 1 of 8 (... size = 149.626 MiB)", llama.cpp
 /// PR 22929). A note each; true when recognised.
-bool read_llama_server_line(log_facts& f, std::string_view line) {
+bool read_llama_server_line(log_facts& f, std::string_view line, std::size_t n) {
     if (has(line, "prompt cache is enabled")) {
-        if (auto v = size_after(line, "size limit"))
+        if (auto v = size_of(f, line, n, "size limit"))
             f.notes.push_back(fmt::format("llama-server keeps up to {} MiB of evicted prompts in host RAM "
                                           "(--cache-ram; 0 turns it off), beyond the buffers below",
                                           *v >> 20));
@@ -341,7 +341,7 @@ bool read_llama_server_line(log_facts& f, std::string_view line) {
     }
     if (has(line, "created context checkpoint")) {
         const auto of = number_after(line, " of ");
-        const auto v  = size_after(line, "size");
+        const auto v  = size_of(f, line, n, "size");
         if (of && v && f.notes.end() == std::find_if(f.notes.begin(), f.notes.end(), [](const std::string& s) {
                            return s.starts_with("llama-server keeps context checkpoints");
                        }))
@@ -356,7 +356,7 @@ bool read_llama_server_line(log_facts& f, std::string_view line) {
 /// One llama.cpp line; true when recognised.
 bool read_llama_line(log_facts& f, std::string_view line, std::size_t n) {
     if (read_llama_buffer(f, line, n)) return true;
-    if (read_llama_server_line(f, line)) return true;
+    if (read_llama_server_line(f, line, n)) return true;
     // -fa auto (b6327+): "Flash Attention was auto, set to enabled" resolves the "flash_attn = auto" line.
     if (has(line, "Flash Attention was auto, set to ")) {
         f.flash_attn = has(line, "set to enabled");
@@ -481,7 +481,7 @@ bool read_vllm_line(log_facts& f, std::string_view line, std::size_t n) {
     if (auto v = version_in_line(line)) f.version = *v, hit = true;
     // 0.21+: the start-up profile's CUDA graph estimate, taken out of the KV pool (gpu_model_runner.py,
     // gpu_worker.py); a capture line later in the log replaces it with what the capture took.
-    if (auto v = size_after(line, "Estimated CUDA graph memory")) {
+    if (auto v = size_of(f, line, n, "Estimated CUDA graph memory")) {
         set_figure(f, "cuda_graphs", "cuda:0", *v, n, false), hit = true;
         if (!f.version || f.version->key() < first_graph_profiling_release.key())
             f.version = first_graph_profiling_release;
