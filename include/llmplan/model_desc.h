@@ -162,8 +162,28 @@ struct mla_desc {
     std::uint32_t v_head_dim       = 0;
 };
 
-/// Pre-quantized checkpoints (config.json quantization_config).
-enum class quant_method : std::uint8_t { none, gptq, awq, bitsandbytes, fp8, compressed_tensors, mxfp4, other };
+/// Pre-quantized checkpoints (config.json quantization_config, an MLX `quantization` block, or
+/// ModelOpt's hf_quant_config.json beside config.json).
+enum class quant_method : std::uint8_t {
+    none,
+    gptq,
+    awq,
+    bitsandbytes,
+    fp8,
+    compressed_tensors,
+    mxfp4,
+    other,
+    modelopt, ///< NVIDIA ModelOpt (TensorRT Model Optimizer): NVFP4, FP8, MIXED_PRECISION ...
+    mlx,      ///< MLX (mlx-lm): affine n-bit with a scale and a bias per group, or mxfp4 / nvfp4 / mxfp8
+};
+/// One module's own format: ModelOpt MIXED_PRECISION quantized_layers, MLX per-module overrides.
+struct quant_override {
+    std::string module; ///< the Hugging Face module path it names
+    std::string algo;   ///< ModelOpt quant_algo ("NVFP4", "FP8" ...) or MLX mode ("affine" ...)
+    std::uint32_t bits       = 0;
+    std::uint32_t group_size = 0;
+    bool keep                = false; ///< MLX `false`: the module stays unquantized
+};
 struct quant_desc {
     quant_method method      = quant_method::none;
     std::uint32_t bits       = 0;
@@ -176,6 +196,11 @@ struct quant_desc {
     bool nf4                 = false; ///< bitsandbytes 4-bit type nf4 (vs fp4)
     bool double_quant        = false;
     std::vector<std::string> modules_not_converted;
+    /// ModelOpt: quant_algo upper-cased ("NVFP4", "W4A16_NVFP4", "FP8", "MXFP8", "MIXED_PRECISION");
+    /// MLX: the mode ("affine", "mxfp4", "nvfp4", "mxfp8").
+    std::string algo;
+    std::vector<quant_override> overrides;
+    dtype scale_type = dtype::bf16; ///< MLX affine: scales and biases are in the weights' own dtype
 };
 
 /// A VLM's vision encoder and projector (config.json vision_config), resident beside the language model.
@@ -256,6 +281,14 @@ struct model_desc {
     bool eager_attn_scores = false;
     bool train_dropout     = false; ///< dropout on in training (T5 dropout_rate > 0): probabilities keep a mask
     std::vector<std::string> notes; ///< what the reader assumed or left out (e.g. a vision tower)
+    /// A model_type no row of the architecture table knows is read as a standard decoder from the
+    /// config's standard keys: what was guessed rather than read, in plain words (empty: the
+    /// family's own layout). The weights' guesses go when the checkpoint's tensors are read.
+    std::vector<std::string> guessed_weights;
+    std::vector<std::string> guessed_cache;
+    /// A config key the weights formula needs and the config lacks (an unknown family's
+    /// intermediate_size): only the checkpoint's own tensors can size the weights then.
+    std::string formula_needs;
 
     moe_desc moe;
     mla_desc mla;
@@ -279,6 +312,8 @@ struct model_desc {
 
     [[nodiscard]] bool is_moe() const { return moe.n_expert > 0; }
     [[nodiscard]] bool is_encoder_decoder() const { return n_layer_enc > 0; }
+    /// Low confidence: parts of the description were guessed (guessed_weights, guessed_cache).
+    [[nodiscard]] bool low_confidence() const { return !guessed_weights.empty() || !guessed_cache.empty(); }
     /// The most common layer (for display): the first attention layer, else layer 0.
     [[nodiscard]] const layer_desc& typical_layer() const;
 };

@@ -26,6 +26,12 @@ enum class weight_format : std::uint8_t {
     gptq_int4,
     awq,  ///< AWQ 4-bit, group 128, f16 scales + packed zeros
     gguf, ///< a llama.cpp file type (q4_k_m ...) through llama-quantize's per-tensor recipe
+    /// NVFP4 as NVIDIA ModelOpt stores it: e2m1 pairs in uint8, an e4m3 scale per 16, two f32
+    /// per-matrix scales (vLLM, SGLang, TensorRT-LLM; tensor cores on Blackwell)
+    nvfp4,
+    /// OCP MXFP4: e2m1 pairs + an e8m0 scale per 32 (17 bytes per 32). llama.cpp takes it as its
+    /// MXFP4_MOE file type (experts MXFP4, other matrices Q8_0).
+    mxfp4,
 };
 
 struct weight_choice {
@@ -33,8 +39,11 @@ struct weight_choice {
     std::string gguf_ftype; ///< for format == gguf: "q4_k_m", "q8_0", "iq2_xxs" ...
 };
 
-/// Parse a --weights value (f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 gptq-int4 awq, or any GGUF type name).
+/// Parse a --weights value (f32 f16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4 gptq-int8 gptq-int4 awq, or any
+/// GGUF type name).
 result<weight_choice> parse_weight_choice(std::string_view s);
+/// The choice as an engine loads it: llama.cpp reads MXFP4 as its mxfp4_moe file type.
+weight_choice weights_for_engine(const weight_choice& c, bool runs_gguf);
 std::string to_string(const weight_choice& c);
 
 /// The choice `asked` stands for on m: "native" becomes the checkpoint's own quantization (a GPTQ

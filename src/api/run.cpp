@@ -73,7 +73,8 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
         if (q.memory_bytes) d.train_fit = fit_training(d.model, d.train, *q.memory_bytes);
         return d;
     }
-    d.infer.engine = q.engine.value_or(default_engine(d.model.from_gguf, d.infer.weights));
+    d.infer.engine  = q.engine.value_or(default_engine(d.model.from_gguf, d.infer.weights));
+    d.infer.weights = weights_for_engine(d.infer.weights, detail::traits_of(d.infer.engine).runs_gguf);
     if (!q.engine_version.empty()) {
         auto v = parse_engine_version(q.engine_version, d.infer.engine);
         if (!v) return v.error();

@@ -24,6 +24,8 @@ namespace {
 constexpr std::uint64_t gptq_group   = 128; // Qwen's and TheBloke's GPTQ checkpoints: group_size 128
 constexpr std::uint64_t bnb_block    = 64;  // bitsandbytes 4-bit blocksize default
 constexpr std::uint64_t bnb_dq_block = 256; // double quantization: one f32 scale per 256 absmax values
+constexpr std::uint64_t nvfp4_group  = 16;  // NVFP4: one e4m3 scale per 16 values (vLLM modelopt.py)
+constexpr std::uint64_t mx_group     = 32;  // OCP MX formats: one e8m0 scale per 32 values
 
 /// Bytes of one [.., out, in] linear matrix in a quantized format.
 std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::uint64_t in, std::uint64_t n_mat,
@@ -46,6 +48,10 @@ std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::ui
     }
     case weight_format::fp8:
         return n_mat * (w + out * 4);
+    case weight_format::nvfp4: // ModelOpt (quant_formats.cpp): e2m1 pairs, e4m3 per 16, weight_scale_2 + input_scale
+        return n_mat * (out * ((in + 1) / 2) + out * ((in + nvfp4_group - 1) / nvfp4_group) + 2 * 4);
+    case weight_format::mxfp4: // OCP MX: 16 bytes of e2m1 pairs + one e8m0 scale per 32
+        return n_mat * ((w + mx_group - 1) / mx_group * 17);
     default:
         return 0;
     }
@@ -69,6 +75,8 @@ constexpr detail::enum_name_row<weight_format> format_names[] = {
     {weight_format::gptq_int8, "gptq-int8"},
     {weight_format::gptq_int4, "gptq-int4"},
     {weight_format::awq,       "awq"      },
+    {weight_format::nvfp4,     "nvfp4"    },
+    {weight_format::mxfp4,     "mxfp4"    },
 };
 
 } // namespace
@@ -95,10 +103,12 @@ weight_choice resolve_weight_choice(const model_desc& m, const weight_choice& as
     case quant_method::mxfp4:
         return {m.quant.method == quant_method::fp8 ? weight_format::fp8 : weight_format::native, {}};
     case quant_method::compressed_tensors:
-        return {m.quant.is_float   ? weight_format::fp8
+        return {m.quant.is_float   ? (m.quant.bits == 4 ? weight_format::nvfp4 : weight_format::fp8)
                 : m.quant.bits < 8 ? weight_format::int4
                                    : weight_format::int8,
                 {}};
+    case quant_method::modelopt: // NVFP4 (or a MIXED_PRECISION recipe with NVFP4 modules), else FP8
+        return {m.weights_type.find("nvfp4") != std::string::npos ? weight_format::nvfp4 : weight_format::fp8, {}};
     default:
         return asked;
     }
@@ -110,10 +120,16 @@ result<weight_choice> parse_weight_choice(std::string_view s) {
         if (v == r.name) return weight_choice{r.value, {}};
     if (gguf_ftype_from_name(v)) return weight_choice{weight_format::gguf, v};
     return make_error(error_code::bad_value,
-                      fmt::format("unknown weights type \"{}\"; expected f32 f16 bf16 fp8 int8 int4 nf4 gptq-int8 "
-                                  "gptq-int4 awq or a GGUF type (q4_0, q4_k_m, q8_0, iq2_xxs ...)",
+                      fmt::format("unknown weights type \"{}\"; expected f32 f16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4 "
+                                  "gptq-int8 gptq-int4 awq or a GGUF type (q4_0, q4_k_m, q8_0, iq2_xxs ...)",
                                   s),
                       "--weights");
+}
+
+weight_choice weights_for_engine(const weight_choice& c, bool runs_gguf) {
+    // llama.cpp's MXFP4 is its MXFP4_MOE file type (llama-quantize QUANT_OPTIONS; "mxfp4" is its alias).
+    if (runs_gguf && c.format == weight_format::mxfp4) return weight_choice{weight_format::gguf, "mxfp4_moe"};
+    return c;
 }
 
 std::string to_string(const weight_choice& c) {

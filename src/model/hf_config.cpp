@@ -13,6 +13,7 @@
 #include "model/recurrent.h"
 #include "model/state_space.h"
 #include "model/t5.h"
+#include "model/unknown_arch.h"
 #include "model/vision.h"
 
 #include <array>
@@ -272,11 +273,10 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         return make_error(error_code::missing_field, "no model_type; expected the family name (e.g. \"llama\")",
                           fmt::format("{}:/model_type", path));
     auto row = detail::find_arch(type);
-    if (!row)
-        return make_error(
-            error_code::unsupported_arch,
-            fmt::format("model_type \"{}\" is not supported; supported: {}", type, detail::supported_arch_list()),
-            fmt::format("{}:{}model_type", path, nested ? "/text_config/" : "/"));
+    // A family the table does not know: a standard decoder from the standard keys, marked low
+    // confidence (unknown_arch.cpp); the weights become exact when its tensors are read.
+    const bool unknown_type = !row;
+    if (unknown_type) row = detail::unknown_arch_row(cfg, type, m);
     if (nested)
         m.notes.push_back(fmt::format("{} wrapper: the language model (text_config) in the weights; the vision "
                                       "tower (vision_config) in the projector part",
@@ -318,7 +318,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     // Qwen3.5-MoE has no intermediate_size (Qwen3_5MoeTextConfig deletes it): every layer is sparse,
     // sized by moe_intermediate_size; a layer left dense is checked after the MoE layout below.
     const bool experts_only = row->ffn == ffn_kind::moe && cfg.contains("moe_intermediate_size");
-    if (!n_ff && !row->quirks.block_configs && !ssm_family && !experts_only) return n_ff.error();
+    if (!n_ff && unknown_type) m.formula_needs = "intermediate_size"; // the tensors can still size it
+    if (!n_ff && !row->quirks.block_configs && !ssm_family && !experts_only && !unknown_type) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
     auto n_ctx    = r.get(field::n_ctx_train, g3(131072));
@@ -405,6 +406,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
         apply_swa(m, r, row->swa, *n_swa);
+
+    if (unknown_type) detail::finish_unknown_arch(m, cfg);
 
     m.source = weights_source::formula;
     generate_tensors(m);

@@ -7,7 +7,9 @@
 #include "model/arch_tensors.h"
 #include "model/hub/hub.h"
 #include "model/load_detail.h"
+#include "model/quant_config.h"
 #include "model/suggest.h"
+#include "model/unknown_arch.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -42,6 +44,15 @@ result<model_desc> load_config_file(const fs::path& config) {
     auto m = parse_hf_config(*text, config.string());
     if (!m) return m;
     m->id = config.parent_path().filename().string();
+    // NVIDIA's ModelOpt checkpoints (nvidia/DeepSeek-V3.1-NVFP4 ...) keep their quantization in
+    // hf_quant_config.json beside a config.json that has none (vLLM reads it: modelopt.py
+    // get_config_filenames).
+    std::error_code ec;
+    if (const auto sidecar = config.parent_path() / "hf_quant_config.json"; fs::exists(sidecar, ec)) {
+        auto q = read_text(sidecar);
+        if (!q) return q.error();
+        if (auto s = detail::apply_hf_quant_config(*m, *q, sidecar.string()); !s) return s.error();
+    }
     return m;
 }
 
@@ -59,6 +70,7 @@ result<model_desc> detail::add_checkpoint(model_desc m, const safetensors_model&
     }
     m.tensors = st.tensors;
     m.source  = weights_source::tensors;
+    detail::weights_read_from_tensors(m); // an unknown family's weights are no longer guessed
     return m;
 }
 
@@ -112,7 +124,20 @@ result<model_desc> with_origin(result<model_desc> m, std::string kind, std::stri
 
 } // namespace
 
+namespace {
+result<model_desc> load_model_unchecked(std::string_view spec, const load_options& options);
+} // namespace
+
 result<model_desc> load_model(std::string_view spec, const load_options& options) {
+    auto m = load_model_unchecked(spec, options);
+    if (m)
+        if (auto s = detail::check_weights_known(*m); !s) return s.error();
+    return m;
+}
+
+namespace {
+
+result<model_desc> load_model_unchecked(std::string_view spec, const load_options& options) {
     if (options.uploaded) return *options.uploaded;
     if (spec.empty()) return make_error(error_code::bad_value, "empty MODEL; expected a catalog id or a path", "MODEL");
     std::error_code ec;
@@ -137,5 +162,7 @@ result<model_desc> load_model(std::string_view spec, const load_options& options
     if (const auto s = suggest_models(spec, 3); !s.empty()) msg += "; did you mean " + format_suggestions(s) + "?";
     return make_error(error_code::file_not_found, msg, std::string(spec));
 }
+
+} // namespace
 
 } // namespace llmplan

@@ -12,10 +12,14 @@
 //     weight_shape int64 [2]; int-/float-quantized 8-bit = int8/e4m3 [out, in] + weight_scale per
 //     channel, group, block or tensor.
 //   MXFP4 (gpt-oss, OCP MX): *_blocks uint8 [.., in / 32, 16] + *_scales uint8 [.., in / 32]: 17 bytes per 32.
+// ModelOpt (NVFP4, FP8, MIXED_PRECISION) and MLX checkpoints: src/model/quant_formats.cpp.
 #include "llmplan/quant.h"
 #include "model/quant_config.h"
+#include "model/quant_modules.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -56,7 +60,8 @@ void read_compressed_tensors(const json& qc, quant_desc& q) {
         q.symmetric   = !w.contains("symmetric") || !w["symmetric"].is_boolean() || w["symmetric"].get<bool>();
         const std::string strategy = w.value("strategy", std::string{});
         q.per_tensor               = strategy == "tensor";
-        if (strategy != "group") q.group_size = 0;
+        // tensor_group: NVFP4's groups of 16 under one per-tensor global scale (compressed-tensors presets)
+        if (strategy != "group" && strategy != "tensor_group") q.group_size = 0;
         if (strategy == "block" && w.contains("block_structure")) read_block(w["block_structure"], q);
         return;
     }
@@ -66,12 +71,51 @@ void read_compressed_tensors(const json& qc, quant_desc& q) {
 
 namespace detail {
 
+/// The quantization_config of `root`, else of its text_config (Kimi-K2.5 keeps its int4 config
+/// there); nullptr when neither has one.
+static const json* find_quantization_config(const json& root) {
+    for (const json* j : {&root, root.contains("text_config") ? &root["text_config"] : nullptr}) {
+        if (!j || !j->is_object()) continue;
+        auto it = j->find("quantization_config");
+        if (it != j->end() && it->is_object()) return &*it;
+    }
+    return nullptr;
+}
+
+/// MLX (mlx-lm save_config): "quantization": {"group_size", "bits"[, "mode"]}, at the root or under
+/// text_config; mlx-lm also copies it to quantization_config, which then has no quant_method.
+static const json* find_mlx_block(const json& root) {
+    for (const json* j : {&root, root.contains("text_config") ? &root["text_config"] : nullptr}) {
+        if (!j || !j->is_object()) continue;
+        auto it = j->find("quantization");
+        if (it != j->end() && it->is_object() && it->contains("bits")) return &*it;
+    }
+    return nullptr;
+}
+
+static dtype config_dtype(const json& root) {
+    for (const char* key : {"torch_dtype", "dtype"})
+        if (auto it = root.find(key); it != root.end() && it->is_string())
+            if (auto d = dtype_from_name(it->get<std::string>())) return *d;
+    return dtype::bf16;
+}
+
 quant_desc parse_quant(const json& root) {
     quant_desc q;
-    auto it = root.find("quantization_config");
-    if (it == root.end() || !it->is_object()) return q;
-    const json& qc      = *it;
+    const json* found = find_quantization_config(root);
+    const json* mlx   = find_mlx_block(root);
+    if (mlx && (!found || !found->contains("quant_method"))) {
+        read_mlx(*mlx, q);
+        q.scale_type = config_dtype(root);
+        return q;
+    }
+    if (!found) return q;
+    const json& qc      = *found;
     const std::string m = qc.value("quant_method", std::string{});
+    if (m.starts_with("modelopt")) { // "modelopt", and vLLM's older "modelopt_fp4" spelling
+        read_modelopt(qc, q);
+        return q;
+    }
     struct row {
         const char* name;
         quant_method method;
@@ -130,7 +174,12 @@ bool is_prequantized(const model_desc& m) {
 }
 
 bool checkpoint_quantizes(const model_desc& m, const tensor_desc& t) {
-    if (!is_prequantized(m) || t.is_bias || t.shape.size() < 2 || !is_linear(t.role)) return false;
+    if (!is_prequantized(m)) return false;
+    // ModelOpt / MLX: apply_checkpoint_quant gave each quantized matrix its packed type (u8, e4m3,
+    // u32), never a torch_dtype; the others stay at torch_dtype. (The module lists are matched once.)
+    if (m.quant.method == quant_method::modelopt || m.quant.method == quant_method::mlx)
+        return !t.is_bias && t.shape.size() >= 2 && t.type != m.torch_dtype;
+    if (t.is_bias || t.shape.size() < 2 || !is_linear(t.role)) return false;
     if (t.role == tensor_role::output || t.role == tensor_role::ffn_gate_inp) return false;
     if (m.quant.method == quant_method::mxfp4) return is_expert(t.role);
     // Module names left out by the config, matched by what they name (HF module paths vs GGUF roles).
@@ -142,7 +191,10 @@ bool checkpoint_quantizes(const model_desc& m, const tensor_desc& t) {
         const bool shexp = s.find("shared_expert") != std::string::npos;
         if ((attn && attn_role) || (shexp && shexp_role)) return false;
     }
-    return true;
+    // The same lists by the module paths they name (dense MLPs, single layers, "re:" patterns).
+    const auto rule = m.quant.method == quant_method::compressed_tensors ? detail::module_rule::compressed_tensors
+                                                                         : detail::module_rule::transformers;
+    return !detail::module_listed(m.quant.modules_not_converted, t, rule);
 }
 
 std::uint64_t checkpoint_matrix_bytes(const quant_desc& q, std::uint64_t out, std::uint64_t in, std::uint64_t n_mat) {
@@ -171,11 +223,23 @@ std::uint64_t checkpoint_matrix_bytes(const quant_desc& q, std::uint64_t out, st
         break;
     case quant_method::compressed_tensors: {
         const std::uint64_t scales = q.per_tensor ? 1 : blocks ? blocks : groups * out;
+        // nvfp4-pack-quantized (compressed-tensors NVFP4): e2m1 pairs, an e4m3 scale per group, and
+        // weight_global_scale + input_global_scale f32 (vLLM compressed_tensors_w4a4_nvfp4.py).
+        if (q.is_float && bits == 4) {
+            b = w / 2 + scales + 2 * 4;
+            break;
+        }
         b = w * bits / 8 + scales * 2 + (q.symmetric ? 0 : scales * bits / 8) + (bits < 8 ? 16 : 0);
         break;
     }
     case quant_method::mxfp4:
         b = ceil_div(w, 32) * 17;
+        break;
+    case quant_method::modelopt:
+        b = detail::modelopt_matrix_bytes(q, out, in);
+        break;
+    case quant_method::mlx:
+        b = detail::mlx_matrix_bytes(q, out, in);
         break;
     default:
         b = w * 2;
@@ -191,9 +255,13 @@ dtype checkpoint_storage_type(const quant_desc& q) {
     case quant_method::fp8:
         return dtype::f8_e4m3;
     case quant_method::compressed_tensors:
-        return q.is_float ? dtype::f8_e4m3 : q.bits < 8 ? dtype::i32 : dtype::i8;
+        return q.is_float ? (q.bits == 4 ? dtype::u8 : dtype::f8_e4m3) : q.bits < 8 ? dtype::i32 : dtype::i8;
     case quant_method::bitsandbytes:
         return q.bits == 8 ? dtype::i8 : dtype::u8;
+    case quant_method::modelopt: // NVFP4 packs two e2m1 values a byte (uint8); FP8 / MXFP8 are e4m3
+        return q.bits == 4 ? dtype::u8 : dtype::f8_e4m3;
+    case quant_method::mlx: // every MLX mode packs its codes in uint32 words
+        return dtype::u32;
     default:
         return dtype::i32; // GPTQ / AWQ pack their integers in int32 words
     }
@@ -201,13 +269,23 @@ dtype checkpoint_storage_type(const quant_desc& q) {
 
 void apply_checkpoint_quant(model_desc& m) {
     if (!is_prequantized(m)) return;
+    // How a user names these weights (inspect's dtype; the plan's chip features read it).
+    if (m.weights_type.empty() && m.quant.method == quant_method::modelopt)
+        m.weights_type = detail::modelopt_type_name(m.quant);
+    if (m.weights_type.empty() && m.quant.method == quant_method::mlx)
+        m.weights_type =
+            m.quant.algo == "affine" ? fmt::format("mlx-{}bit", m.quant.bits) : fmt::format("mlx-{}", m.quant.algo);
+    const bool per_module = m.quant.method == quant_method::modelopt || m.quant.method == quant_method::mlx;
     for (auto& t : m.tensors) {
-        if (!checkpoint_quantizes(m, t)) continue;
+        // ModelOpt MIXED_PRECISION and MLX overrides give a module its own format.
+        const auto layout = per_module ? detail::tensor_layout(m, t) : std::optional<quant_desc>();
+        if (per_module ? !layout : !checkpoint_quantizes(m, t)) continue;
+        const quant_desc& q       = layout ? *layout : m.quant;
         const std::uint64_t out   = t.shape[t.shape.size() - 2];
         const std::uint64_t in    = t.shape.back();
         const std::uint64_t n_mat = out && in ? t.n_elements() / (out * in) : 0;
-        t.type                    = checkpoint_storage_type(m.quant);
-        t.bytes                   = checkpoint_matrix_bytes(m.quant, out, in, n_mat);
+        t.type                    = checkpoint_storage_type(q);
+        t.bytes                   = checkpoint_matrix_bytes(q, out, in, n_mat);
     }
 }
 

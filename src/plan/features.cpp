@@ -164,8 +164,8 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
     const bool wants_fa2  = torch && p.flash_attn; // llama.cpp's -fa has its own kernels
     const bool wants_fp8  = torch && w.format == weight_format::fp8;
     const auto wtype      = detail::lower(m.weights_type_name());
-    const bool wants_mx   = torch && wtype.find("mxfp4") != std::string::npos;
-    const bool wants_nv   = torch && wtype.find("nvfp4") != std::string::npos;
+    const bool wants_mx   = torch && (wtype.find("mxfp4") != std::string::npos || w.format == weight_format::mxfp4);
+    const bool wants_nv   = torch && (wtype.find("nvfp4") != std::string::npos || w.format == weight_format::nvfp4);
     for (const auto& f : feature_rows) {
         const bool wanted = (f.f == feature::bf16 && wants_bf16) || (f.f == feature::flash_attention_2 && wants_fa2) ||
                             (f.f == feature::fp8 && wants_fp8) || (f.f == feature::mxfp4 && wants_mx) ||

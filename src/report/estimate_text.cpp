@@ -36,6 +36,9 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
                                 static_cast<double>(c.total) / 1e9, engine_name(p.engine),
                                 p.device == device_kind::cpu ? "cpu" : fmt::format("{} GPU(s)", p.gpus),
                                 to_string(p.weights), p.ctx, p.batch, name(e.kv_type));
+    if (m.low_confidence()) // a model_type no table knows: say so before the figures
+        s += "LOW CONFIDENCE: parts of this model were guessed (see `llmplan inspect`): " +
+             (m.guessed_weights.empty() ? m.guessed_cache.front() : m.guessed_weights.front()) + "\n\n";
     s += devices_table(e.devices);
     s += fmt::format("\nweights   {} ({})\n", human_bytes(static_cast<std::int64_t>(e.weights.bytes)), e.weights.how);
     s += fmt::format("KV cache  {} per token of context (all layers)\n",

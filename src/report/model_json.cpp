@@ -32,6 +32,15 @@ nlohmann::json model_to_json(const model_desc& m) {
         {"n_params_embedding", p.embedding                                                },
         {"n_tensors",          m.tensors.size()                                           },
     };
+    // A model_type no table knows: "confidence": "low" and what was guessed, in plain words (absent
+    // when the description is the family's own).
+    if (m.low_confidence()) {
+        j["confidence"] = "low";
+        auto& g         = j["guessed"] = nlohmann::json::array();
+        for (const auto* list : {&m.guessed_weights, &m.guessed_cache})
+            for (const auto& s : *list)
+                g.push_back(s);
+    }
     LLMPLAN_JSON_MEMBERS(j, m, id, arch, n_layer, n_embd, n_vocab, n_ctx_train, hf_class, gguf_arch, file_bytes, notes);
     LLMPLAN_JSON_MEMBERS(j, l, n_head, n_head_kv, head_dim_v, n_ff);
     LLMPLAN_JSON_MEMBERS(j, m.moe, n_expert, n_expert_used, n_expert_shared, n_ff_expert);

@@ -71,6 +71,10 @@ std::string model_to_text(const model_desc& m) {
     if (m.file_bytes) s += fmt::format("on disk      {}\n", human_bytes(static_cast<std::int64_t>(m.file_bytes)));
     for (const auto& n : m.notes)
         s += fmt::format("note         {}\n", n);
+    if (m.low_confidence()) s += "confidence   LOW: parts of this model were guessed, not read\n";
+    for (const auto* list : {&m.guessed_weights, &m.guessed_cache})
+        for (const auto& g : *list)
+            s += fmt::format("guessed      {}\n", g);
     return s;
 }
 

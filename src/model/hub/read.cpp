@@ -5,6 +5,7 @@
 #include "model/gguf_parse.h"
 #include "model/hub/hub.h"
 #include "model/load_detail.h"
+#include "model/quant_config.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -135,6 +136,13 @@ result<model_desc> read_safetensors_repo(remote_repo& r, const std::map<std::str
     if (!m) return m;
     m->id = r.repo();
     m->origin.files.push_back("config.json");
+    // ModelOpt checkpoints keep their quantization beside config.json (load.cpp reads it the same way).
+    if (sizes.contains("hf_quant_config.json")) {
+        auto q = r.whole("hf_quant_config.json", max_config_bytes);
+        if (!q) return q.error();
+        if (auto s = detail::apply_hf_quant_config(*m, *q, r.label("hf_quant_config.json")); !s) return s.error();
+        m->origin.files.emplace_back("hf_quant_config.json");
+    }
     std::optional<safetensors_index> index;
     std::vector<std::string> files;
     if (sizes.contains(std::string(index_name))) {
