@@ -122,7 +122,7 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
         for (const auto& n : q.hardware)
             names += (names.empty() ? "" : ",") + n;
         auto rows = (*catalog)->lookup_list(names);
-        if (!rows) return rows.error();
+        if (!rows) return make_error(rows.error().code, rows.error().what(), "--hardware");
         cands = std::move(*rows);
     }
     const auto local = to_device_spec(detect_local_hardware());
@@ -137,7 +137,7 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     estimate_request before = q.estimate;
     before.model            = q.from;
     auto from               = run_estimate(before, sources, command_kind::plan);
-    if (!from) return from.error();
+    if (!from) return make_error(from.error().code, from.error().what(), "--from");
     // The model run now, on this machine and on the row recommended for the one wanted.
     std::vector<const device_spec*> where{&local};
     if (doc.plan.recommendation)

@@ -114,8 +114,10 @@ TEST(api, bad_options_are_400_naming_the_option) {
 }
 
 TEST(cli, gpu_memory_utilization_nan_exits_2) {
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine vllm --gpu-memory-utilization nan --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --task train --weights nf4 --engine vllm --json").status, 2);
+    llmplan::test::expect_refused("estimate qwen2.5-7b --engine vllm --gpu-memory-utilization nan --json",
+                                  "--gpu-memory-utilization: \"nan\"; expected a finite number");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --task train --weights nf4 --engine vllm --json",
+                                  "--engine: does not apply to --task train");
 }
 
 } // namespace

@@ -62,8 +62,8 @@ TEST(check_api, options_of_other_commands_are_refused) {
     });
     EXPECT_EQ(r.status, 400);
     EXPECT_NE(r.body.find("--ctx: does not apply to `check`"), std::string::npos) << r.body;
-    EXPECT_EQ(run_cli("check " + log_path("vllm_00.log") + " --ctx 4096").status, 2);
-    EXPECT_EQ(run_cli("check").status, 2); // LOG is required
+    llmplan::test::expect_refused("check " + log_path("vllm_00.log") + " --ctx 4096", "--ctx");
+    llmplan::test::expect_refused("check", "LOG is required");
 }
 
 } // namespace

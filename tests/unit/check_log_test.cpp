@@ -151,10 +151,9 @@ TEST(check_log, cli_vllm_weights_within_two_percent) {
 }
 
 TEST(check_log, unparseable_input_exits_2) {
-    const auto r = llmplan::test::run_cli("check " + std::string(LLMPLAN_TEST_DATA) + "/gguf/ggml-vocab-llama.gguf");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_TRUE(r.out.empty());
-    EXPECT_EQ(llmplan::test::run_cli("check /nonexistent.log").status, 2);
+    const std::string not_a_log = std::string(LLMPLAN_TEST_DATA) + "/gguf/ggml-vocab-llama.gguf";
+    llmplan::test::expect_refused("check " + not_a_log, not_a_log + ": no llama.cpp, vLLM or transformers log line");
+    llmplan::test::expect_refused("check /nonexistent.log", "/nonexistent.log: cannot open the log file");
     EXPECT_FALSE(parse_engine_log("hello\nworld\n", "x").has_value());
 }
 

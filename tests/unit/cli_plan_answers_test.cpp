@@ -56,13 +56,15 @@ TEST(cli_plan_answers, json_answers_name_their_kind_and_reasons_as_codes) {
 }
 
 TEST(cli_plan_answers, new_options_that_cannot_apply_exit_2) {
-    EXPECT_EQ(run_cli("plan qwen2.5-7b --kind phone --offline").status, 2);
+    llmplan::test::expect_refused("plan qwen2.5-7b --kind phone --offline", "--kind: \"phone\"");
     // a dense model has no experts to keep in RAM
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine llama.cpp --n-cpu-moe 4 --offline").status, 2);
+    llmplan::test::expect_refused("estimate qwen2.5-7b --engine llama.cpp --n-cpu-moe 4 --offline",
+                                  "--n-cpu-moe/--cpu-moe: the model has no routed experts");
     // --cpu-moe configures llama.cpp
-    EXPECT_EQ(run_cli("estimate Qwen/Qwen3-30B-A3B --engine vllm --cpu-moe --offline").status, 2);
+    llmplan::test::expect_refused("estimate Qwen/Qwen3-30B-A3B --engine vllm --cpu-moe --offline",
+                                  "--cpu-moe: configures llama.cpp");
     // vLLM cannot split 28 heads over 3 GPUs
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine vllm --gpus 3 --offline").status, 2);
+    llmplan::test::expect_refused("estimate qwen2.5-7b --engine vllm --gpus 3 --offline", "--gpus: vLLM splits");
     const auto ok =
         run_cli("estimate Qwen/Qwen3-30B-A3B --engine llama.cpp --weights q4_k_m --cpu-moe --offline --json");
     EXPECT_EQ(ok.status, 0);

@@ -36,15 +36,22 @@ TEST(cli, estimate_json_parts_add_up) {
     EXPECT_GT(j["disk_bytes"].get<std::uint64_t>(), 0u);
 }
 
-TEST(cli, bad_input_exits_2_with_nothing_on_stdout) {
-    for (const char* args : {"estimate nosuch-model --json", "estimate qwen2.5-7b --ctx 0 --json",
-                             "estimate qwen2.5-7b --weights q9_z --json", "estimate qwen2.5-7b --bogus",
-                             "inspect /nonexistent/config.json --json", "plan qwen2.5-7b --hardware rtx9999 --json",
-                             "plan qwen2.5-7b --electricity-price -1 --json", "plan qwen2.5-7b --utilization 0 --json",
-                             "plan qwen2.5-7b --from nosuch-model --json",
-                             "estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json"}) {
-        llmplan::test::expect_refused(args);
-    }
+// Each refusal: exit 2, nothing on stdout, one line on stderr naming the option, file or value.
+TEST(cli, bad_input_exits_2_with_one_line_naming_what_was_wrong) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"estimate nosuch-model --json",                                            "nosuch-model: not a file"                },
+        {"estimate qwen2.5-7b --ctx 0 --json",                                      "--ctx: 0"                                },
+        {"estimate qwen2.5-7b --weights q9_z --json",                               "--weights: unknown weights type \"q9_z\""},
+        {"estimate qwen2.5-7b --bogus",                                             "--bogus"                                 },
+        {"inspect /nonexistent/config.json --json",                                 "/nonexistent/config.json: not a file"    },
+        {"plan qwen2.5-7b --hardware rtx9999 --json",                               "--hardware: unknown hardware 'rtx9999'"  },
+        {"plan qwen2.5-7b --electricity-price -1 --json",                           "--electricity-price:"                    },
+        {"plan qwen2.5-7b --utilization 0 --json",                                  "--utilization:"                          },
+        {"plan qwen2.5-7b --from nosuch-model --json",                              "--from: nosuch-model: not a file"        },
+        {"estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json", "--pipeline-parallel: 3 GPUs"             },
+    };
+    for (const auto& [args, names] : cases)
+        llmplan::test::expect_refused(args, names);
 }
 
 TEST(cli, plan_json_has_the_contract_fields_and_the_comparison) {

@@ -57,7 +57,7 @@ TEST(cli_train_plan, bad_train_tokens_exit_2) {
     for (const char* args : {"plan qwen2.5-0.5b --task train --train-tokens lots --json",
                              "plan qwen2.5-0.5b --task train --train-tokens 0 --json",
                              "plan qwen2.5-0.5b --task train --train-tokens -5M --json"}) {
-        llmplan::test::expect_refused(args);
+        llmplan::test::expect_refused(args, "--train-tokens:");
     }
 }
 

@@ -361,44 +361,6 @@ TEST(gguf, missing_block_count_is_unsupported_arch) {
     EXPECT_EQ(m2.error().code, error_code::inconsistent_dims);
 }
 
-// Writes the fuzz seed corpus when LLMPLAN_WRITE_GGUF_SEEDS names a directory (run by hand:
-// LLMPLAN_WRITE_GGUF_SEEDS=tests/fuzz/corpus/fuzz_gguf build/tests/llmplan_tests --gtest_filter='*seeds*').
-TEST(gguf, write_fuzz_seeds) {
-    const char* dir = std::getenv("LLMPLAN_WRITE_GGUF_SEEDS");
-    if (!dir) GTEST_SKIP() << "set LLMPLAN_WRITE_GGUF_SEEDS to write the seed corpus";
-    // Seeds stay under 4 KB: a 1-block model with 4 small tensors (f16, q8_0, f32).
-    auto micro       = tiny_llama_spec();
-    micro.kvs[1].val = v_u32(1);  // block_count
-    micro.kvs[2].val = v_u32(32); // embedding_length
-    micro.kvs[7].val = v_u32(4);  // vocab_size
-    micro.tensors    = {
-           {"token_embd.weight",      {32, 4}, 1, {}},
-           {"blk.0.attn_q.weight",    {32, 4}, 8, {}},
-           {"blk.0.attn_norm.weight", {32},    0, {}},
-           {"output.weight",          {32, 4}, 1, {}}
-    };
-    write_file(fs::path(dir) / "micro_llama.gguf", build(micro));
-    gguf_spec arrays;
-    const value nested = v_array(t_array, {v_u32_array({1}), v_u32_array({2, 3})});
-    const value tokens = v_array(t_string, {v_str("a"), v_str("b")});
-    arrays.kvs.push_back({"general.architecture", v_str("gemma2")});
-    arrays.kvs.push_back({"gemma2.block_count", v_u32(2)});
-    arrays.kvs.push_back({"gemma2.embedding_length", v_u32(16)});
-    arrays.kvs.push_back({"gemma2.attention.head_count", v_u32(2)});
-    arrays.kvs.push_back({"gemma2.attention.head_count_kv", v_u32_array({2, 1})});
-    arrays.kvs.push_back({"gemma2.attention.sliding_window", v_u32(8)});
-    arrays.kvs.push_back({"nested", nested});
-    arrays.kvs.push_back({"tokenizer.ggml.tokens", tokens});
-    write_file(fs::path(dir) / "arrays_swa.gguf", build(arrays));
-    auto aligned      = micro;
-    aligned.alignment = 64;
-    aligned.kvs.push_back({"general.alignment", v_u32(64)});
-    write_file(fs::path(dir) / "aligned64.gguf", build(aligned));
-    auto head = slurp(gguf_dir + "llama-2-tiny-random.gguf");
-    head.resize(4096); // the first 4 KB of a real file
-    write_file(fs::path(dir) / "llama2_tiny_first4k.gguf", head);
-}
-
 } // namespace
 } // namespace llmplan
 

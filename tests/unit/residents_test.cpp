@@ -69,15 +69,20 @@ TEST(residents, mmproj_file_is_its_tensors) {
 }
 
 TEST(residents, bad_resident_options_exit_2) {
-    // a vocab-only GGUF holds no tensors: not a projector
-    EXPECT_EQ(
-        run_cli("estimate qwen2.5-7b --mmproj " + std::string(LLMPLAN_TEST_DATA) + "/gguf/ggml-vocab-llama.gguf --json")
-            .status,
-        2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --mmproj /nonexistent.gguf --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --reserve lots --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --draft nosuch-model --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --image-size 999999 --json").status, 2);
+    // a vocab-only GGUF holds no tensors: not a projector (on llama.cpp, the engine that takes --mmproj)
+    llmplan::test::expect_refused("estimate qwen2.5-7b --weights q4_k_m --mmproj " + std::string(LLMPLAN_TEST_DATA) +
+                                      "/gguf/ggml-vocab-llama.gguf --json",
+                                  "--mmproj: " + std::string(LLMPLAN_TEST_DATA) +
+                                      "/gguf/ggml-vocab-llama.gguf: the projector "
+                                      "GGUF holds no tensors");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --weights q4_k_m --mmproj /nonexistent.gguf --json",
+                                  "--mmproj: /nonexistent.gguf: no such file");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --reserve lots --json", "--reserve: \"lots\" is not a size");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --draft nosuch-model --json",
+                                  "--draft: nosuch-model: not a file");
+    // a vision model's image side is bounded (16384 pixels)
+    llmplan::test::expect_refused("estimate google/gemma-3-4b-it --image-size 999999 --offline --json",
+                                  "--image-size: 999999 pixels a side; expected at most 16384");
 }
 
 } // namespace
@@ -109,8 +114,11 @@ TEST(residents, options_that_do_not_apply_are_refused) {
     expect_refused("model=qwen2.5-7b&weights=q4_k_m&image-size=896", "--image-size");
     // a text-only model has no vision tower to size
     expect_refused("model=qwen2.5-7b&image-size=896", "no vision tower");
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --image-size 0 --json").status, 2);
-    EXPECT_EQ(run_cli("estimate qwen2.5-7b --engine vllm --mmproj x.gguf --json").status, 2);
+    llmplan::test::expect_refused("estimate qwen2.5-7b --image-size 0 --json", "--image-size: 0; expected at least 1");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --image-size 896 --json",
+                                  "--image-size: Qwen/Qwen2.5-7B has no vision tower");
+    llmplan::test::expect_refused("estimate qwen2.5-7b --engine vllm --mmproj x.gguf --json",
+                                  "--mmproj: configures llama.cpp; the engine is vllm");
 }
 
 // The web API names no file: --mmproj is refused there, --draft takes catalog ids and hub names only.

@@ -136,14 +136,15 @@ TEST(FsdpGradients, CliOptionsAndJson) {
     const auto plain = nlohmann::json::parse(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --json").out);
     EXPECT_EQ(plain["workload"]["grad_accum"], 1);
     EXPECT_EQ(plain["trainer"]["fsdp_units"], "separate");
-    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --grad-accum 0 --json").status, 2);
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --grad-accum 0 --json", "--grad-accum: 0");
     // The library refuses it too (front ends that fill training_params themselves).
     training_params zero;
     zero.grad_accum = 0;
     auto e          = estimate_training(test::make_llama({}), zero);
     ASSERT_FALSE(e);
     EXPECT_EQ(e.error().context, "--grad-accum");
-    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --fsdp-units some --json").status, 2);
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --fsdp-units some --json",
+                         "--fsdp-units: \"some\"; expected one of: mixed separate");
 }
 
 } // namespace

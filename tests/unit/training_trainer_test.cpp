@@ -272,9 +272,9 @@ TEST(TrainingCli, TrainerBandAndFitInJson) {
         test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --method full --gpus 2 --json").out);
     EXPECT_LT(few["band"]["cases"].get<int>(), 10);
     EXPECT_EQ(few["band"]["text"].get<std::string>().find("middle"), std::string::npos);
-    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --trainer nope --json").status, 2);
-    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --loss half --json").status, 2);
-    EXPECT_EQ(test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --lora-dropout x --json").status, 2);
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --trainer nope --json", "--trainer: \"nope\"");
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --loss half --json", "--loss: \"half\"");
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --lora-dropout x --json", "--lora-dropout: \"x\"");
 }
 
 } // namespace

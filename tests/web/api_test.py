@@ -205,6 +205,24 @@ class Api(unittest.TestCase):
         self.assertIn("script-src 'self'", headers["content-security-policy"])
         self.assertEqual(headers["x-content-type-options"], "nosniff")
         self.assertNotIn("access-control-allow-origin", headers)
+        # The page revalidates (a new build's page is never served stale from the browser's cache).
+        self.assertEqual(headers["cache-control"], "no-cache")
+        # Every answer (the page, the API, a refusal, an unknown route) carries the same guards: no
+        # framing by another site (clickjacking: CSP frame-ancestors, and X-Frame-Options for browsers
+        # without CSP 2), no referrer; API answers are not stored (a model's figures are per request).
+        for path, want_status, cache in (("/", 200, "no-cache"), ("/api/models?filter=qwen2.5-0.5b", 200, "no-store"),
+                                         ("/api/estimate?model=qwen2.5-7b&ctx=0", 400, "no-store"),
+                                         ("/no-such-page", 404, "no-store")):
+            with self.subTest(path=path):
+                status, headers, _ = self.request("GET", path)
+                self.assertEqual(status, want_status)
+                csp = [d.strip() for d in headers["content-security-policy"].split(";")]
+                self.assertIn("frame-ancestors 'none'", csp)
+                self.assertIn("default-src 'none'", csp)
+                self.assertEqual(headers["x-frame-options"], "DENY")
+                self.assertEqual(headers["referrer-policy"], "no-referrer")
+                self.assertEqual(headers["x-content-type-options"], "nosniff")
+                self.assertEqual(headers["cache-control"], cache)
 
     def test_dns_rebinding_host_is_403(self):
         status, _, _ = self.request("GET", "/api/models", headers={"Host": "evil.example:80"})
