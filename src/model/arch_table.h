@@ -43,6 +43,10 @@ struct family_quirks {
     /// Encoder-decoder with T5's config keys (d_kv, d_ff, num_decoder_layers, feed_forward_proj,
     /// relative_attention_num_buckets): an encoder stack, then a decoder stack with cross-attention.
     bool t5_stacks = false;
+    /// Gemma 3n / Gemma 4 decoders (model/gemma_ple.cpp): per-layer embeddings, KV shared across the
+    /// last layers, and Gemma 3n's AltUp / Laurel blocks or Gemma 4's global heads and MoE block.
+    bool gemma3n_blocks = false;
+    bool gemma4_blocks  = false;
 };
 
 struct arch_row {
