@@ -1,6 +1,6 @@
 // Gemma 4 (gemma4_text / gemma4) and Gemma 3n (gemma3n_text / gemma3n): the reader on real configs
-// (data/models/SOURCES.md, round 10), parameter counts derived by hand and checked against published
-// totals, per-layer embeddings, KV shared across layers, K=V global layers and their KV cache in
+// (data/models/SOURCES.md, "Gemma 4 additions"), parameter counts derived by hand and checked against
+// published totals, per-layer embeddings, KV shared across layers, K=V global layers and their KV cache in
 // llama.cpp and vLLM. Module lists: src/model/gemma_ple.cpp and src/model/vision.cpp.
 #include "llmplan/hf_config.h"
 #include "llmplan/inference.h"
