@@ -73,6 +73,9 @@ enum class tensor_role : std::uint8_t {
     ssm_dt_norm, ///< Jamba's RMSNorms on dt, B and C
     ssm_b_norm,
     ssm_c_norm,
+    /// Gemma 3n / Gemma 4 per-layer embeddings (PLE): a [vocab, n_layer x width] table read by row
+    /// like token_embd (llama.cpp's LLM_TENSOR_PER_LAYER_TOKEN_EMBD, an input tensor kept in host memory)
+    per_layer_token_embd,
     other,
     count
 };
@@ -109,6 +112,14 @@ struct layer_desc {
     bool cross_attn          = false; ///< encoder-decoder decoder layer: + cross-attention (norm, q, k, v, o)
     bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
     bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
+    /// Gemma 3n / Gemma 4 num_kv_shared_layers: the layer attends over the K and V of the last earlier
+    /// layer of its kind and caches none of its own (llama.cpp n_layer_kv_from_start, vLLM
+    /// kv_sharing_target_layer_name, transformers shared_kv_states).
+    bool kv_shared          = false;
+    bool kv_weights_dropped = false; ///< ... and has no k_proj / v_proj / k_norm (Gemma 4; Gemma 3n keeps them)
+    /// Gemma 4 attention_k_eq_v (full-attention layers): no v_proj, V is the projected K. Engines still
+    /// cache V beside K (llama.cpp and vLLM feed K into both slots).
+    bool v_from_k = false;
     /// A linear-attention / state-space layer: constant state per sequence, whatever the context
     /// (src/model/recurrent.cpp and state_space.cpp read it; kv_cache.cpp sizes it per engine). Most
     /// hybrids replace attention by it (attn = none); Falcon-H1 runs both side by side.
@@ -289,6 +300,15 @@ struct model_desc {
     /// A config key the weights formula needs and the config lacks (an unknown family's
     /// intermediate_size): only the checkpoint's own tensors can size the weights then.
     std::string formula_needs;
+    /// Weights a family adds beyond the common block (Gemma 3n / 4: per-layer embeddings, AltUp,
+    /// Laurel, router scales, layer scalars); generate_tensors appends them in the checkpoint dtype.
+    struct extra_weight {
+        std::string name;
+        tensor_role role = tensor_role::other;
+        int layer        = -1;
+        std::vector<std::uint64_t> shape;
+    };
+    std::vector<extra_weight> extra_weights;
 
     moe_desc moe;
     mla_desc mla;

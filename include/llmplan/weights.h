@@ -65,8 +65,11 @@ struct weights_estimate {
     /// The routed experts' share of layer_bytes (MoE; llama.cpp --n-cpu-moe keeps these on the CPU)
     std::vector<std::uint64_t> layer_expert_bytes;
     std::uint64_t token_embd_bytes = 0; ///< input embeddings (llama.cpp keeps them on the CPU)
-    std::uint64_t repackable_bytes = 0; ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
-    std::string how;                    ///< one line: what rule produced the bytes
+    /// Gemma 3n / 4 per-layer embeddings: an input tensor too (llama.cpp src/llama-arch.cpp:
+    /// LLM_TENSOR_PER_LAYER_TOKEN_EMBD is LLM_TENSOR_LAYER_INPUT), kept in host memory, read by row
+    std::uint64_t per_layer_embd_bytes = 0;
+    std::uint64_t repackable_bytes     = 0; ///< block matrices in a type ggml-cpu repacks (q4_0, iq4_nl)
+    std::string how;                        ///< one line: what rule produced the bytes
 };
 
 /// Bytes of the weights of m stored as c. Errors when c cannot be produced from m (e.g. NF4 of a GGUF).

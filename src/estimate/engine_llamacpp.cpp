@@ -141,11 +141,12 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
     std::uint64_t layer_sum             = 0;
     for (auto b : w.layer_bytes)
         layer_sum += b;
-    const std::uint64_t globals_other = w.bytes - layer_sum - w.token_embd_bytes; // output head + norms
+    // output head + norms (the input tensors, token and per-layer embeddings, stay in host memory)
+    const std::uint64_t globals_other = w.bytes - layer_sum - w.token_embd_bytes - w.per_layer_embd_bytes;
     const std::uint64_t output_matrix = m.tied_embd ? w.token_embd_bytes : globals_other;
 
     device_breakdown cpu{"cpu", device_kind::cpu, {}, {}};
-    cpu.parts.weights = w.token_embd_bytes;
+    cpu.parts.weights = w.token_embd_bytes + w.per_layer_embd_bytes;
     for (std::uint32_t i = 0; i < first_gpu_layer; ++i) {
         cpu.parts.weights += w.layer_bytes[i];
         cpu.parts.kv_cache += kv_layer[i];

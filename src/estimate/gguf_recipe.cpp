@@ -49,6 +49,7 @@ kind kind_of(const tensor_desc& t) {
     case r::ffn_gate: case r::ffn_gate_exps: case r::ffn_gate_up_exps: case r::ffn_gate_shexp:
     case r::ffn_gate_inp_shexp: return kind::ffn_gate;
     case r::ffn_up: case r::ffn_up_exps: case r::ffn_up_shexp: return kind::ffn_up;
+    case r::per_layer_token_embd: return kind::token_embd; // as its name does below
     case r::other: break;
     default: return kind::other;
     }

@@ -12,7 +12,12 @@ namespace llmplan {
 
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,
                              std::uint64_t cells) {
-    if (!l.has_kv() || cells == 0) return 0;
+    // A layer sharing an earlier layer's K and V (Gemma 3n / 4) caches none: llama.cpp allocates cells
+    // only for il < n_layer_kv_from_start (llama_hparams::has_kv; gemma4.cpp sets it to n_layer -
+    // shared_kv_layers, gemma3n hard-codes 20 = 30 - 10 = 35 - 15 for E2B / E4B), vLLM gives such a
+    // layer kv_sharing_target_layer_name (models/gemma4.py, gemma3n.py), transformers skips its
+    // cache update (modeling_gemma4.py is_kv_shared_layer).
+    if (!l.has_kv() || l.kv_shared || cells == 0) return 0;
     using mla           = detail::engine_traits::mla_kind;
     const mla cache     = detail::traits_of(e).mla;
     std::uint64_t k_row = 0, v_row = 0;

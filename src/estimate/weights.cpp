@@ -185,6 +185,7 @@ result<weights_estimate> estimate_weights(const model_desc& m, const weight_choi
             if (is_expert(t.role)) r.layer_expert_bytes[t.layer] += added;
         }
         if (t.role == tensor_role::token_embd) r.token_embd_bytes += added;
+        if (t.role == tensor_role::per_layer_token_embd) r.per_layer_embd_bytes += added;
     };
     // The whole recipe at once: its counters are one walk over the tensors, not one per tensor.
     const std::vector<dtype> recipe = ftype ? gguf_recipe_types(m, *ftype) : std::vector<dtype>{};

@@ -26,6 +26,11 @@ arch_row{"qwen3_moe",   fk::moe,   nk::rms,   pk::rope,    false, false, false, 
 arch_row{"gemma",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, true,  false, lp::none,        ms::none, false, "gemma", {}},
 arch_row{"gemma2",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, true,  false, false, true,  false, lp::every_other, ms::none, false, "gemma2", {}},
 arch_row{"gemma3",      fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::every_nth,   ms::none, false, "gemma3", {.gemma3_defaults = true}},
+// Gemma 3n (modeling_gemma3n.py) and Gemma 4 (modeling_gemma4.py): Gemma 3 blocks (q/k norms of one
+// head, sandwich norms, tied embeddings, sliding/full per layer_types) plus what model/gemma_ple.cpp
+// adds: per-layer embeddings, KV sharing, AltUp and Laurel (3n), global heads, K=V and MoE (4).
+arch_row{"gemma3n_text",fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::from_config, ms::none, false, "gemma3n", {.gemma3n_blocks = true}},
+arch_row{"gemma4_text", fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, true,  false, false, true,  false, lp::from_config, ms::none, false, "gemma4", {.gemma4_blocks = true}},
 arch_row{"phi",         fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, true,  false, false, false, false, true,  lp::none,        ms::none, false, "phi2", {}},
 arch_row{"phi3",        fk::gated, nk::rms,   pk::rope,    false, false, false, false, false, false, false, true,  true,  false, false, lp::none,        ms::none, false, "phi3", {}},
 arch_row{"gpt2",        fk::plain, nk::layer, pk::learned, true,  true,  true,  true,  false, false, false, true,  false, true,  false, lp::none,        ms::none, false, "gpt2", {}},
@@ -131,6 +136,8 @@ struct alias {
 // model_type spellings that share a row (multimodal wrappers' text configs, renamed families).
 constexpr std::array aliases{
     alias{"gemma3_text",       "gemma3"      },
+    alias{"gemma3n",           "gemma3n_text"},
+    alias{"gemma4",            "gemma4_text" },
     alias{"qwen3_vl_text",     "qwen3"       },
     alias{"qwen3_vl",          "qwen3"       },
     alias{"deci",              "nemotron-nas"},

@@ -46,6 +46,10 @@ struct family_quirks {
     /// The MoE router always holds e_score_correction_bias, whatever topk_method says (GLM-4.7-Flash:
     /// Glm4MoeLiteTopkRouter registers it unconditionally).
     bool score_bias_always = false;
+    /// Gemma 3n / Gemma 4 decoders (model/gemma_ple.cpp): per-layer embeddings, KV shared across the
+    /// last layers, and Gemma 3n's AltUp / Laurel blocks or Gemma 4's global heads and MoE block.
+    bool gemma3n_blocks = false;
+    bool gemma4_blocks  = false;
 };
 
 struct arch_row {

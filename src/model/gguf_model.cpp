@@ -297,6 +297,19 @@ result<model_desc> model_from_gguf(const gguf_file& f, std::string_view path) {
         l.n_ff   = l.is_moe ? 0 : (*n_ff)[il];
     }
     if (auto st = read_recurrent_layers(m, mp); !st) return unexpected{st.error()};
+    // Gemma 3n / 4: layers from n_layer_kv_from_start on reuse an earlier layer's K and V and get no
+    // cells. llama.cpp src/models/gemma4.cpp sets it to n_layer - %s.attention.shared_kv_layers;
+    // gemma3n hard-codes 20 and ignores the key (which its converter writes as a float).
+    std::uint64_t kv_from = m.n_layer;
+    if (m.gguf_arch == "gemma3n") {
+        kv_from = 20;
+    } else if (m.gguf_arch == "gemma4") {
+        const gguf_kv* shared = f.find(m.gguf_arch + ".attention.shared_kv_layers");
+        const auto n          = shared ? shared->as_uint() : std::nullopt;
+        if (n && *n < m.n_layer) kv_from = m.n_layer - *n;
+    }
+    for (std::uint64_t il = kv_from; il < m.n_layer; ++il)
+        m.layers[il].kv_shared = m.layers[il].has_kv();
     if (m.mla.kv_lora_rank > 0) {
         const auto& l          = m.typical_layer();
         m.mla.qk_rope_head_dim = static_cast<std::uint32_t>(std::min(rope_dim, max_u32));

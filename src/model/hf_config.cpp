@@ -7,6 +7,7 @@
 #include "llmplan/quant.h"
 #include "model/arch_table.h"
 #include "model/arch_tensors.h"
+#include "model/gemma_ple.h"
 #include "model/latent_moe.h"
 #include "model/mtp.h"
 #include "model/quant_config.h"
@@ -314,7 +315,10 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (*head_dim == 0)
         return make_error(error_code::bad_value, "head_dim is 0; expected a positive width", r.where("head_dim"));
     const bool plain_ffn_4x = row->ffn == ffn_kind::plain;
-    auto n_ff               = r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
+    // Gemma 3n may list one width per layer (model/gemma_ple.cpp reads the list).
+    const std::uint64_t ff_list = row->quirks.gemma3n_blocks ? detail::gemma_first_ff(cfg) : 0;
+    auto n_ff                   = ff_list ? result<std::uint64_t>(ff_list)
+                                          : r.get(field::n_ff, plain_ffn_4x ? std::optional<std::uint64_t>(4 * *n_embd) : g3(9216));
     // Qwen3.5-MoE has no intermediate_size (Qwen3_5MoeTextConfig deletes it): every layer is sparse,
     // sized by moe_intermediate_size; a layer left dense is checked after the MoE layout below.
     const bool experts_only = row->ffn == ffn_kind::moe && cfg.contains("moe_intermediate_size");
@@ -406,6 +410,12 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
         apply_swa(m, r, row->swa, *n_swa);
+    const auto gemma_gen = row->quirks.gemma3n_blocks  ? detail::gemma_generation::gemma3n
+                           : row->quirks.gemma4_blocks ? detail::gemma_generation::gemma4
+                                                       : detail::gemma_generation::none;
+    std::string at       = r.where(""); // "file:/text_config/" or "file:/": keys are appended after a slash
+    at.pop_back();
+    if (auto s = detail::read_gemma_layers(m, cfg, gemma_gen, at); !s) return s.error();
 
     if (unknown_type) detail::finish_unknown_arch(m, cfg);
 

@@ -64,6 +64,7 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
     {tensor_role::ssm_dt_norm,        "ssm_dt_norm",        false, false},
     {tensor_role::ssm_b_norm,         "ssm_b_norm",         false, false},
     {tensor_role::ssm_c_norm,         "ssm_c_norm",         false, false},
+    {tensor_role::per_layer_token_embd, "per_layer_token_embd", false, false},
     {tensor_role::other,              "other",              false, false},
 }};
 // clang-format on
@@ -117,7 +118,9 @@ param_counts count_params(const model_desc& m) {
     for (const auto& t : m.tensors) {
         const std::uint64_t n = t.n_elements();
         c.total += n;
-        if (t.role == tensor_role::token_embd || t.role == tensor_role::pos_embd) c.embedding += n;
+        if (t.role == tensor_role::token_embd || t.role == tensor_role::pos_embd ||
+            t.role == tensor_role::per_layer_token_embd)
+            c.embedding += n;
         if (is_expert(t.role) && m.moe.n_expert > 0)
             c.active += n / m.moe.n_expert * m.moe.n_expert_used;
         else

@@ -101,9 +101,43 @@ void read_qwen_vl_visual(model_desc& m, const nlohmann::json& v) {
     m.vision                      = d;
 }
 
+// Gemma 4's tower (transformers modeling_gemma4.py @ c308a309e651, Gemma4VisionModel): per encoder
+// layer q, k, v, o without biases (num_attention_heads / num_key_value_heads x head_dim), q_norm and
+// k_norm of one head (v_norm has no weight), a gated MLP (gate, up, down) and four RMSNorms; with
+// use_clipped_linears each of those 7 linears keeps 4 persistent clamp bounds (Gemma4ClippableLinear
+// buffers input_min/max, output_min/max). Gemma4VisionPatchEmbedder: input_proj [h, 3 patch^2] and a
+// position_embedding_table [2, position_embedding_size, h]; std_bias and std_scale [h] when
+// standardize; the pooler has no weights. The projector, Gemma4MultimodalEmbedder: embedding_projection
+// [text hidden, h] after a norm without weight. Checked by the google/gemma-4-31B-it count
+// (tests/unit/gemma4_family_test.cpp).
+void read_gemma4_vision(model_desc& m, const nlohmann::json& v) {
+    vision_desc d;
+    d.n_layer               = static_cast<std::uint32_t>(u(v, {"num_hidden_layers"}, 0));
+    d.n_embd                = u(v, {"hidden_size"}, 0);
+    d.n_ff                  = u(v, {"intermediate_size"}, 0);
+    d.n_head                = static_cast<std::uint32_t>(u(v, {"num_attention_heads"}, 16));
+    d.patch                 = static_cast<std::uint32_t>(u(v, {"patch_size"}, 16));
+    d.merge                 = static_cast<std::uint32_t>(u(v, {"pooling_kernel_size"}, 1));
+    const std::uint64_t kv  = u(v, {"num_key_value_heads"}, d.n_head);
+    const std::uint64_t hd  = u(v, {"head_dim"}, d.n_head ? d.n_embd / d.n_head : 0);
+    const std::uint64_t pos = u(v, {"position_embedding_size"}, 0);
+    if (d.n_layer == 0 || d.n_embd == 0 || d.n_ff == 0 || d.n_layer > 1000 || d.n_embd > (1u << 20) ||
+        d.n_ff > (1u << 22) || hd > 4096 || d.patch > 1024 || pos > (1u << 24))
+        return;
+    const std::uint64_t h     = d.n_embd;
+    const std::uint64_t clamp = flag(v, "use_clipped_linears") ? 7 * 4 : 0;
+    const std::uint64_t attn  = 2 * h * d.n_head * hd + 2 * h * kv * hd + 2 * hd;
+    const std::uint64_t block = attn + 3 * h * d.n_ff + 4 * h + clamp;
+    const std::uint64_t stem  = h * 3 * d.patch * d.patch + 2 * pos * h + (flag(v, "standardize") ? 2 * h : 0);
+    d.n_params                = d.n_layer * block + stem + m.n_embd * h;
+    m.vision                  = d;
+}
+
 } // namespace
 
 void read_vision(model_desc& m, const nlohmann::json& root) {
+    if (auto a = root.find("audio_config"); a != root.end() && a->is_object())
+        m.notes.push_back("the audio tower (audio_config) is not counted");
     if (auto q = root.find("visual"); q != root.end() && q->is_object() && !root.contains("vision_config")) {
         read_qwen_vl_visual(m, *q);
         return;
@@ -111,6 +145,15 @@ void read_vision(model_desc& m, const nlohmann::json& root) {
     auto it = root.find("vision_config");
     if (it == root.end() || !it->is_object()) return;
     const auto& v = *it;
+    if (is(v, "model_type", "gemma4_vision")) {
+        read_gemma4_vision(m, v);
+        return;
+    }
+    // Gemma 3n's MobileNet-v5 tower (timm mobilenetv5_300m_enc) is convolutional, not a ViT.
+    if (is(v, "model_type", "gemma3n_vision")) {
+        m.notes.push_back("the MobileNet-v5 vision tower (vision_config) is not counted");
+        return;
+    }
     vision_desc d;
     d.n_layer    = static_cast<std::uint32_t>(u(v, {"depth", "num_hidden_layers", "num_layers"}, 0));
     d.n_embd     = u(v, {"hidden_size", "embed_dim", "width"}, 0);

@@ -9,7 +9,8 @@ nlohmann::json model_to_json(const model_desc& m) {
     std::uint32_t n_swa_layers = 0, n_kv_layers = 0, n_moe_layers = 0, n_swa = 0, n_state_layers = 0;
     const layer_desc* state = nullptr;
     for (const auto& x : m.layers) {
-        n_kv_layers += x.has_kv() && !x.in_encoder ? 1 : 0; // an encoder's attention caches nothing
+        // an encoder's attention caches nothing, nor a layer reusing another's K and V (Gemma 3n / 4)
+        n_kv_layers += x.has_kv() && !x.in_encoder && !x.kv_shared ? 1 : 0;
         if (x.has_state()) ++n_state_layers, state = state ? state : &x;
         n_moe_layers += x.is_moe ? 1 : 0;
         if (x.n_swa) ++n_swa_layers, n_swa = x.n_swa;

@@ -41,7 +41,7 @@ std::string model_to_text(const model_desc& m) {
     std::uint32_t swa_layers = 0, kv_layers = 0;
     for (const auto& x : m.layers) {
         swa_layers += x.n_swa ? 1 : 0;
-        kv_layers += x.has_kv() ? 1 : 0;
+        kv_layers += x.has_kv() && !x.kv_shared ? 1 : 0;
     }
     s += fmt::format("attention    {}: {} heads, {} KV heads, head dim {}{}\n", attn_kind_name(l.attn), l.n_head,
                      l.n_head_kv, l.head_dim_k, l.head_dim_v != l.head_dim_k ? fmt::format("/{}", l.head_dim_v) : "");

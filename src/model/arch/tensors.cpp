@@ -128,13 +128,14 @@ void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
     } else {
         // Qwen3NextAttention: q_proj yields the queries and a sigmoid gate per head (2x rows).
         b.linear(tensor_role::attn_q, il, m.attn_output_gate ? 2 * q_out : q_out, e, m.attn_qkv_bias);
-        b.linear(tensor_role::attn_k, il, k_out, e, m.attn_qkv_bias);
-        b.linear(tensor_role::attn_v, il, v_out, e, m.attn_qkv_bias);
+        // Gemma 4: a layer sharing an earlier layer's KV has no k/v projections; K=V layers no v_proj.
+        if (!l.kv_weights_dropped) b.linear(tensor_role::attn_k, il, k_out, e, m.attn_qkv_bias);
+        if (!l.kv_weights_dropped && !l.v_from_k) b.linear(tensor_role::attn_v, il, v_out, e, m.attn_qkv_bias);
     }
     b.linear(tensor_role::attn_output, il, e, o_in, m.attn_out_bias);
     if (m.qk_norm) {
         b.add(tensor_role::attn_q_norm, il, {m.qk_norm_full ? q_out : l.head_dim_k});
-        b.add(tensor_role::attn_k_norm, il, {m.qk_norm_full ? k_out : l.head_dim_k});
+        if (!l.kv_weights_dropped) b.add(tensor_role::attn_k_norm, il, {m.qk_norm_full ? k_out : l.head_dim_k});
     }
     if (m.attn_sinks) b.add(tensor_role::attn_sinks, il, {l.n_head});
 }
@@ -249,6 +250,11 @@ void generate_tensors(model_desc& m) {
         b.norm(tensor_role::output_norm, -1, e);
     }
     if (!m.tied_embd) b.linear(tensor_role::output, -1, m.n_vocab, e, m.output_bias);
+    // Family weights beyond the common block (model/gemma_ple.cpp), under their own names.
+    for (const auto& x : m.extra_weights) {
+        b.add(x.role, x.layer, x.shape);
+        m.tensors.back().name = x.name;
+    }
 }
 
 } // namespace llmplan
