@@ -73,6 +73,11 @@ enum class tensor_role : std::uint8_t {
     ssm_dt_norm, ///< Jamba's RMSNorms on dt, B and C
     ssm_b_norm,
     ssm_c_norm,
+    // DeepSeek Sparse Attention's lightning indexer (llama.cpp's LLM_TENSOR_INDEXER_*)
+    indexer_q_b,    ///< wq_b: index queries from the q latent [index_n_heads x index_head_dim, q_lora_rank]
+    indexer_k,      ///< wk: one index key head [index_head_dim, n_embd]
+    indexer_k_norm, ///< k_norm: a LayerNorm (weight and bias) over the index key
+    indexer_proj,   ///< weights_proj: per-head score weights [index_n_heads, n_embd]
     other,
     count
 };
@@ -109,6 +114,9 @@ struct layer_desc {
     bool cross_attn          = false; ///< encoder-decoder decoder layer: + cross-attention (norm, q, k, v, o)
     bool attn_linear         = false; ///< attention replaced by one n_embd x n_embd matrix (DeciLM)
     bool ffn_linear          = false; ///< FFN replaced by one n_embd x n_embd matrix (DeciLM)
+    /// DeepSeek Sparse Attention: the layer has its own lightning indexer (weights and a key cache of
+    /// mla_desc::index_head_dim per token; model/arch/dsa_indexer.cpp, estimate/kv_cache.cpp).
+    bool indexer = false;
     /// A linear-attention / state-space layer: constant state per sequence, whatever the context
     /// (src/model/recurrent.cpp and state_space.cpp read it; kv_cache.cpp sizes it per engine). Most
     /// hybrids replace attention by it (attn = none); Falcon-H1 runs both side by side.
@@ -160,6 +168,10 @@ struct mla_desc {
     std::uint32_t qk_nope_head_dim = 0;
     std::uint32_t qk_rope_head_dim = 0;
     std::uint32_t v_head_dim       = 0;
+    // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): the lightning indexer's sizes, 0 = none.
+    std::uint32_t index_n_heads  = 0; ///< index_n_heads: query heads of the indexer
+    std::uint32_t index_head_dim = 0; ///< index_head_dim: width of its one key head (what it caches per token)
+    std::uint32_t index_topk     = 0; ///< index_topk: tokens each query attends to
 };
 
 /// Pre-quantized checkpoints (config.json quantization_config).
