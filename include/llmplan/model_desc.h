@@ -76,6 +76,11 @@ enum class tensor_role : std::uint8_t {
     /// Gemma 3n / Gemma 4 per-layer embeddings (PLE): a [vocab, n_layer x width] table read by row
     /// like token_embd (llama.cpp's LLM_TENSOR_PER_LAYER_TOKEN_EMBD, an input tensor kept in host memory)
     per_layer_token_embd,
+    // DeepSeek Sparse Attention's lightning indexer (llama.cpp's LLM_TENSOR_INDEXER_*)
+    indexer_q_b,    ///< wq_b: index queries from the q latent [index_n_heads x index_head_dim, q_lora_rank]
+    indexer_k,      ///< wk: one index key head [index_head_dim, n_embd]
+    indexer_k_norm, ///< k_norm: a LayerNorm (weight and bias) over the index key
+    indexer_proj,   ///< weights_proj: per-head score weights [index_n_heads, n_embd]
     other,
     count
 };
@@ -120,6 +125,9 @@ struct layer_desc {
     /// Gemma 4 attention_k_eq_v (full-attention layers): no v_proj, V is the projected K. Engines still
     /// cache V beside K (llama.cpp and vLLM feed K into both slots).
     bool v_from_k = false;
+    /// DeepSeek Sparse Attention: the layer has its own lightning indexer (weights and a key cache of
+    /// mla_desc::index_head_dim per token; model/arch/dsa_indexer.cpp, estimate/kv_cache.cpp).
+    bool indexer = false;
     /// A linear-attention / state-space layer: constant state per sequence, whatever the context
     /// (src/model/recurrent.cpp and state_space.cpp read it; kv_cache.cpp sizes it per engine). Most
     /// hybrids replace attention by it (attn = none); Falcon-H1 runs both side by side.
@@ -171,6 +179,10 @@ struct mla_desc {
     std::uint32_t qk_nope_head_dim = 0;
     std::uint32_t qk_rope_head_dim = 0;
     std::uint32_t v_head_dim       = 0;
+    // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): the lightning indexer's sizes, 0 = none.
+    std::uint32_t index_n_heads  = 0; ///< index_n_heads: query heads of the indexer
+    std::uint32_t index_head_dim = 0; ///< index_head_dim: width of its one key head (what it caches per token)
+    std::uint32_t index_topk     = 0; ///< index_topk: tokens each query attends to
 };
 
 /// Pre-quantized checkpoints (config.json quantization_config, an MLX `quantization` block, or

@@ -3,12 +3,48 @@
 //   MLA: engines that cache the latent store kv_lora_rank + qk_rope_head_dim per token (vLLM's MLA
 //     backend, one row; llama.cpp's deepseek2 with MLA keeps K = latent + rope and V = latent);
 //     transformers' DeepSeek code caches the decompressed K and V of every head.
+//   DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): a layer with a lightning indexer also caches one
+//     index key of index_head_dim per token (indexer_row_bytes); in vLLM an fp8 MLA cache takes
+//     DeepSeek's fp8_ds_mla layout (sparse_mla_fp8_row_bytes).
 //   Layers without attention hold no KV; linear-attention / state-space layers hold a constant state
 //   per sequence instead (state_layer_bytes), whatever the context.
 #include "estimate/engine_traits.h"
 #include "llmplan/inference.h"
 
 namespace llmplan {
+
+namespace {
+
+/// The lightning indexer's key for one token, as each engine caches it:
+///   vLLM (vllm/model_executor/models/deepseek_v2.py Indexer): DeepseekV32IndexerCache(head_dim =
+///     index_head_dim + index_head_dim // quant_block_size * 4, dtype uint8), quant_block_size 128:
+///     "fp8 naive cache, where we store value in fp8 and scale in fp32 per quant_block_size element",
+///     whatever --kv-cache-dtype says (128 + 4 = 132 bytes for DeepSeek-V3.2 and GLM-5).
+///   llama.cpp (src/llama-kv-cache-dsa.cpp, PR 21149): a second llama_kv_cache for the indexer keys
+///     built from the model's hparams with n_head_kv 1 and n_embd_head_k = indexer_head_size, in
+///     type_k; still an MLA model, so no V tensor (llama-kv-cache.cpp: has_v = !is_mla).
+///   transformers (modeling_glm_moe_dsa.py GlmMoeDsaIndexer): "manages its own key cache
+///     (_cached_keys)", the keys concatenated along the sequence in the activation dtype.
+std::uint64_t indexer_row_bytes(const model_desc& m, engine_kind e, dtype k) {
+    const std::uint64_t d = m.mla.index_head_dim;
+    if (e == engine_kind::vllm) return d + d / 128 * 4;
+    return tensor_bytes_ceil(k, d);
+}
+
+/// vLLM's MLA row for a sparse-attention model with an fp8 KV cache: vllm/model_executor/models/config.py
+/// DeepseekV32ForCausalLM.verify_and_update_config turns any fp8 cache dtype into "fp8_ds_mla", the
+/// FlashMLA sparse layout of 656 bytes for DeepSeek-V3.2: the kv_lora_rank latent in fp8 (512), one
+/// fp32 scale per 128 of it (16), the rope part left in bf16 (2 x 64 = 128).
+std::uint64_t sparse_mla_fp8_row_bytes(const model_desc& m) {
+    const std::uint64_t latent = m.mla.kv_lora_rank;
+    return latent + latent / 128 * 4 + 2 * std::uint64_t{m.mla.qk_rope_head_dim};
+}
+
+bool is_fp8(dtype d) {
+    return d == dtype::f8_e4m3 || d == dtype::f8_e5m2;
+}
+
+} // namespace
 
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,
                              std::uint64_t cells) {
@@ -29,8 +65,11 @@ std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_ki
         k_row = std::uint64_t{l.n_head_kv} * l.head_dim_k;
         v_row = std::uint64_t{l.n_head_kv} * l.head_dim_v;
     }
+    const std::uint64_t index = l.indexer ? indexer_row_bytes(m, e, k) : 0;
+    if (l.indexer && l.attn == attn_kind::mla && e == engine_kind::vllm && is_fp8(k))
+        return cells * (sparse_mla_fp8_row_bytes(m) + index);
     // Quantized KV (q8_0, q4_0) is stored in blocks along each row: rows are whole blocks in llama.cpp.
-    return cells * (tensor_bytes_ceil(k, k_row) + (v_row ? tensor_bytes_ceil(v, v_row) : 0));
+    return cells * (tensor_bytes_ceil(k, k_row) + (v_row ? tensor_bytes_ceil(v, v_row) : 0) + index);
 }
 
 // The per-sequence state of a linear-attention / state-space layer, as each engine stores it:

@@ -43,6 +43,9 @@ arch_row{"falcon",      fk::plain, nk::layer, pk::rope,    false, false, false, 
 arch_row{"starcoder2",  fk::plain, nk::layer, pk::rope,    true,  true,  true,  true,  false, false, false, false, false, true,  false, lp::none,        ms::none, false, "starcoder2", {}},
 arch_row{"deepseek_v2", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek2", {}},
 arch_row{"deepseek_v3", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek2", {}},
+// DeepSeek-V3.2 (DeepseekV32ForCausalLM): DeepSeek-V3's blocks plus a lightning indexer per layer
+// (model/arch/dsa_indexer.cpp); llama.cpp names it deepseek32 (llama-arch.cpp LLM_ARCH_NAMES).
+arch_row{"deepseek_v32",fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek32", {}},
 arch_row{"gpt_oss",     fk::moe,   nk::rms,   pk::rope,    true,  true,  false, false, false, false, false, false, false, false, false, lp::from_config, ms::gpt_oss, false, "gpt-oss", {}},
 arch_row{"glm4",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, true,  false, true,  false, false, lp::none,        ms::none, false, "glm4", {.out_never_biased = true}},
 arch_row{"cohere",      fk::gated, nk::layer, pk::rope,    false, false, false, false, false, true,  false, false, false, true,  false, lp::none,        ms::none, false, "command-r", {}},
@@ -102,6 +105,10 @@ arch_row{"granite",     fk::gated, nk::rms,   pk::rope,    false, false, false, 
 // e_score_correction_bias is always there (DeepseekV3TopkRouter). The multi-token-prediction layer
 // (num_nextn_predict_layers) is not loaded by default and not counted, as for DeepSeek-V3.
 arch_row{"glm4_moe",    fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::glm4_moe, false, "glm4moe", {.out_never_biased = true}},
+// GLM-5 / GLM-5.1 / GLM-5.2 (GlmMoeDsaForCausalLM, transformers modeling_glm_moe_dsa.py): DeepSeek-V3.2's
+// layout (MLA with q/kv latents, the lightning indexer, DeepseekV3MoE experts with n_shared_experts,
+// first_k_dense_replace dense layers and the noaux_tc router bias), GLM's sizes; llama.cpp: glm-dsa.
+arch_row{"glm_moe_dsa", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "glm-dsa", {}},
 // T5 / mT5 (modeling_t5.py, modeling_mt5.py): bias-free q, k, v, o and FFN; T5LayerNorm is an RMS
 // norm without bias; positions are a relative attention bias table [buckets, n_head] in the first
 // layer of each stack; the decoder adds cross-attention to every layer; one shared embedding for

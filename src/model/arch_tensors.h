@@ -13,6 +13,13 @@ namespace llmplan {
 /// MoE shape (experts, shared experts, which layers are sparse) and MLA dims, from the config.
 status fill_moe(model_desc& m, const nlohmann::json& cfg, const detail::arch_row& row, std::string_view path);
 
+namespace detail {
+/// DeepSeek Sparse Attention (model/arch/dsa_indexer.cpp): the lightning indexer's sizes
+/// (index_n_heads, index_head_dim, index_topk) and which MLA layers carry one (indexer_types:
+/// "full" or "shared"). A config without them is left as it is; errors name the field.
+status read_dsa_indexer(model_desc& m, const nlohmann::json& cfg, std::string_view path);
+} // namespace detail
+
 /// Replace m.tensors by the weight tensors the description implies (GGUF-style names, [out, in]
 /// shapes, m.torch_dtype), as the family's modeling code creates them.
 void generate_tensors(model_desc& m);

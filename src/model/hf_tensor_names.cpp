@@ -86,6 +86,9 @@ constexpr role_row layer_roles[] = {
     // MLA (deepseek_v2/v3, minicpm3)
     {"q_a_proj", attn_q_a}, {"q_a_layernorm", attn_q_a_norm}, {"q_b_proj", attn_q_b},
     {"kv_a_proj_with_mqa", attn_kv_a}, {"kv_a_layernorm", attn_kv_a_norm}, {"kv_b_proj", attn_kv_b},
+    // DeepSeek Sparse Attention's indexer (deepseek_v32, glm_moe_dsa: self_attn.indexer.*)
+    {"indexer.wq_b", indexer_q_b}, {"indexer.wk", indexer_k}, {"indexer.k_norm", indexer_k_norm},
+    {"indexer.weights_proj", indexer_proj},
     // norms
     {"input_layernorm", attn_norm}, {"ln_1", attn_norm}, {"ln_attn", attn_norm},
     {"attention_norm", attn_norm}, {"self_attn_layer_norm", attn_norm},

@@ -65,6 +65,12 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
     {tensor_role::ssm_b_norm,         "ssm_b_norm",         false, false},
     {tensor_role::ssm_c_norm,         "ssm_c_norm",         false, false},
     {tensor_role::per_layer_token_embd, "per_layer_token_embd", false, false},
+    // llama.cpp LLM_TENSOR_NAMES "blk.%d.indexer.*". weights_proj stays out of the FP8 checkpoints
+    // (vLLM deepseek_v2.py Indexer: "weights_proj is not quantized"), so it is not a quantized linear.
+    {tensor_role::indexer_q_b,        "indexer.attn_q_b",   true,  false},
+    {tensor_role::indexer_k,          "indexer.attn_k",     true,  false},
+    {tensor_role::indexer_k_norm,     "indexer.k_norm",     false, false},
+    {tensor_role::indexer_proj,       "indexer.proj",       false, false},
     {tensor_role::other,              "other",              false, false},
 }};
 // clang-format on

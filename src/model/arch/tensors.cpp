@@ -123,6 +123,14 @@ void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
         b.add(tensor_role::attn_kv_a_norm, il, {a.kv_lora_rank});
         b.linear(tensor_role::attn_kv_b, il, std::uint64_t{l.n_head} * (a.qk_nope_head_dim + a.v_head_dim),
                  a.kv_lora_rank, false);
+        if (l.indexer) { // DeepSeek Sparse Attention's lightning indexer (model/arch/dsa_indexer.cpp)
+            const std::uint64_t d = a.index_head_dim;
+            b.linear(tensor_role::indexer_q_b, il, std::uint64_t{a.index_n_heads} * d, a.q_lora_rank, false);
+            b.linear(tensor_role::indexer_k, il, d, e, false);
+            b.add(tensor_role::indexer_k_norm, il, {d});       // LayerNorm weight
+            b.add(tensor_role::indexer_k_norm, il, {d}, true); // ... and bias
+            b.linear(tensor_role::indexer_proj, il, a.index_n_heads, e, false);
+        }
     } else if (m.fused_qkv) {
         b.linear(tensor_role::attn_qkv, il, q_out + k_out + v_out, e, m.attn_qkv_bias);
     } else {
