@@ -85,7 +85,7 @@ status validate(const model_desc& m, const inference_params& p) {
         return bad(fmt::format("GGUF type {} runs on llama.cpp, not {}", p.weights.gguf_ftype, engine_name(p.engine)),
                    "--weights");
     if (engine.runs_gguf && (p.weights.format == weight_format::nvfp4 || p.weights.format == weight_format::mxfp4))
-        return bad(fmt::format("{} weights run on vLLM, SGLang or transformers; llama.cpp's 4-bit float file type is "
+        return bad(fmt::format("{} weights run on vLLM or transformers; llama.cpp's 4-bit float file type is "
                                "mxfp4_moe",
                                to_string(p.weights)),
                    "--weights");

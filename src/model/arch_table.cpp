@@ -160,7 +160,7 @@ constexpr std::array aliases{
     alias{"qwen3_5",           "qwen3_5_text"},
     alias{"qwen3_5_moe",       "qwen3_5_moe_text"},
   // clang-format on
- // Ministral 3 / Devstral 2 (transformers modeling_ministral3.py): Mistral's blocks (Llama attention
+  // Ministral 3 / Devstral 2 (transformers modeling_ministral3.py): Mistral's blocks (Llama attention
   // and SwiGLU, no biases); its YaRN / llama_4_scaling_beta rope parameters add no weights. The
   // mistral3 wrapper keeps it under text_config with a Pixtral vision tower.
     alias{"ministral3",        "mistral"     },

@@ -37,7 +37,7 @@ nlohmann::json model_to_json(const model_desc& m) {
     // when the description is the family's own).
     if (m.low_confidence()) {
         j["confidence"] = "low";
-        auto& g         = j["guessed"] = nlohmann::json::array();
+        auto& g = j["guessed"] = nlohmann::json::array();
         for (const auto* list : {&m.guessed_weights, &m.guessed_cache})
             for (const auto& s : *list)
                 g.push_back(s);

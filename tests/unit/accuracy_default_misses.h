@@ -3,6 +3,12 @@
 // for a "fits" case, how far past the capacity on the wrong side), or `unanswered` where the CLI gives
 // no figure. Measured on 2026-12-05 (171 of 1619 cases, the same as ../shared/bench/score.py on the same
 // binary). A case that starts passing fails the test: remove it here and raise its source's floor.
+// Raised on 2026-12-05 (the note the rule asks for): the default vLLM release moved from 0.14 to 0.30
+// (estimate/engine_versions.cpp: CUDA-graph memory inside the budget since 0.21, 16384 batched tokens
+// on 70 GiB+ GPUs since 0.28). These cases were measured on vLLM 0.6-0.16 and name no release, so
+// they are answered by 0.30's rules: ten vLLM ceilings rose (kv_pool of vllm_llmd_h100_profiles#1
+// 13.6% -> 24.4%, vllm_a100_benchmark_logs#1,2,3,5, vllm_issue_logs_2#1,5; activations of
+// vllm_issue_logs#0,1 and vllm_issue_logs_2#1). No case left or entered its tolerance (1448 of 1619).
 #pragma once
 
 #include <string>
@@ -105,26 +111,26 @@ inline const std::vector<std::pair<std::string, double>>& dev_known_misses() {
         {"unsloth_readme_context_benchmarks#11:oom_above_max", 0.001},
         {"unsloth_readme_context_benchmarks#13:oom_above_max", 0.001},
         // vllm_a100_benchmark_logs: logs of older vLLM releases; the default is the current V1 profile.
-        {"vllm_a100_benchmark_logs#0:kv_pool", 1.001}, {"vllm_a100_benchmark_logs#1:kv_pool", 0.210},
-        {"vllm_a100_benchmark_logs#2:kv_pool", 0.459}, {"vllm_a100_benchmark_logs#3:kv_pool", 0.174},
-        {"vllm_a100_benchmark_logs#5:weights", 0.119}, {"vllm_a100_benchmark_logs#5:kv_pool", 0.115},
+        {"vllm_a100_benchmark_logs#0:kv_pool", 1.001}, {"vllm_a100_benchmark_logs#1:kv_pool", 0.224},
+        {"vllm_a100_benchmark_logs#2:kv_pool", 0.489}, {"vllm_a100_benchmark_logs#3:kv_pool", 0.186},
+        {"vllm_a100_benchmark_logs#5:weights", 0.119}, {"vllm_a100_benchmark_logs#5:kv_pool", 0.123},
         // vllm_issue_logs: V0 and 2023-2024 releases' logs against the current V1 default
         // (accuracy_infer_test runs them at their dated releases).
-        {"vllm_issue_logs#0:activations", 2.787}, {"vllm_issue_logs#0:overhead", 0.928},
-        {"vllm_issue_logs#1:activations", 2.787}, {"vllm_issue_logs#1:overhead", 0.849},
+        {"vllm_issue_logs#0:activations", 3.073}, {"vllm_issue_logs#0:overhead", 0.928},
+        {"vllm_issue_logs#1:activations", 3.073}, {"vllm_issue_logs#1:overhead", 0.849},
         {"vllm_issue_logs#2:kv_pool", 0.298}, {"vllm_issue_logs#2:overhead", 0.625},
         {"vllm_issue_logs#3:kv_pool", 0.711}, {"vllm_issue_logs#3:overhead", 0.625},
         {"vllm_issue_logs#3:peak_torch", 0.103}, {"vllm_issue_logs#6:kv_pool", 0.499},
         {"vllm_issue_logs#7:kv_pool", 0.319}, {"vllm_issue_logs#9:kv_pool", 0.199},
         // vllm_issue_logs_2: logs of older vLLM releases against the current V1 default.
-        {"vllm_issue_logs_2#0:overhead", 3.396}, {"vllm_issue_logs_2#1:kv_pool", 0.154},
-        {"vllm_issue_logs_2#1:activations", 6.443}, {"vllm_issue_logs_2#1:overhead", 1.189},
+        {"vllm_issue_logs_2#0:overhead", 3.396}, {"vllm_issue_logs_2#1:kv_pool", 0.196},
+        {"vllm_issue_logs_2#1:activations", 8.340}, {"vllm_issue_logs_2#1:overhead", 1.189},
         {"vllm_issue_logs_2#2:kv_pool", 3.003}, {"vllm_issue_logs_2#3:weights", 0.058},
         {"vllm_issue_logs_2#4:weights", 0.080}, {"vllm_issue_logs_2#5:weights", 0.067},
-        {"vllm_issue_logs_2#5:kv_pool", 0.151},
+        {"vllm_issue_logs_2#5:kv_pool", 0.161},
         // vllm_llmd_h100_profiles: default path miss, not analysed here.
         {"vllm_llmd_h100_profiles#0:weights", 0.050}, {"vllm_llmd_h100_profiles#1:weights", 0.058},
-        {"vllm_llmd_h100_profiles#1:kv_pool", 0.136},
+        {"vllm_llmd_h100_profiles#1:kv_pool", 0.244},
     };
     // clang-format on
     return list;

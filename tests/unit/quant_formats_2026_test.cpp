@@ -254,7 +254,7 @@ TEST(quant_formats_2026, nvfp4_runs_on_vllm_not_llama_cpp) {
     const auto ok = test::run_cli("estimate Qwen/Qwen2.5-7B-Instruct --engine vllm --weights nvfp4 --json");
     EXPECT_EQ(ok.status, 0);
     EXPECT_NE(ok.out.find("\"weights\""), std::string::npos);
-    test::expect_refused("estimate Qwen/Qwen2.5-7B-Instruct --engine llama.cpp --weights nvfp4");
+    test::expect_refused("estimate Qwen/Qwen2.5-7B-Instruct --engine llama.cpp --weights nvfp4", "--weights");
     // MXFP4 on llama.cpp is its mxfp4_moe file type.
     const auto mx = test::run_cli("estimate Qwen/Qwen2.5-7B-Instruct --engine llama.cpp --weights mxfp4 --json");
     EXPECT_EQ(mx.status, 0);

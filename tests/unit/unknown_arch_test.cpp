@@ -133,14 +133,14 @@ TEST(unknown_arch, no_layer_count_is_refused_naming_the_key) {
     ASSERT_FALSE(m.has_value());
     EXPECT_EQ(m.error().code, error_code::missing_field);
     EXPECT_NE(m.error().message.find("num_hidden_layers"), std::string::npos) << m.error().message;
-    test::expect_refused("inspect " + d.path.string());
+    test::expect_refused("inspect " + d.path.string(), "num_hidden_layers");
 
     const std::string no_ff = replaced(minicpm3_config, "\"intermediate_size\": 6400,", "");
     model_dir c("llmplan_unknown_no_ff", no_ff, false);
     auto n = load_model(c.path.string());
     ASSERT_FALSE(n.has_value());
     EXPECT_NE(n.error().message.find("intermediate_size"), std::string::npos) << n.error().message;
-    test::expect_refused("estimate " + c.path.string());
+    test::expect_refused("estimate " + c.path.string(), "intermediate_size");
     model_dir w("llmplan_unknown_no_ff_weights", no_ff, true);
     auto t = load_model(w.path.string());
     ASSERT_TRUE(t.has_value()) << t.error().message;
