@@ -5,6 +5,7 @@
 #include "llmplan/hf_config.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
+#include "unit/catalog_fixtures.h"
 #include "unit/hybrid_fixture.h"
 #include "unit/infer_fixture.h"
 
@@ -16,14 +17,7 @@ namespace {
 
 using test::kv_bytes;
 
-model_desc catalog_model(const char* id) {
-    const auto* entry = find_in_catalog(id);
-    EXPECT_NE(entry, nullptr) << id;
-    if (!entry) return {};
-    auto m = load_catalog_model(*entry);
-    EXPECT_TRUE(m.has_value()) << id;
-    return m ? *m : model_desc{};
-}
+using test::catalog_model;
 
 std::size_t count_role(const model_desc& m, tensor_role r) {
     std::size_t n = 0;

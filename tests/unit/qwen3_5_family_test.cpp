@@ -17,6 +17,7 @@
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
 #include "model/mtp.h"
+#include "unit/catalog_fixtures.h"
 #include "unit/hybrid_fixture.h"
 #include "unit/infer_fixture.h"
 
@@ -28,14 +29,7 @@ namespace {
 
 using test::kv_bytes;
 
-model_desc catalog_model(const char* id) {
-    const auto* e = find_in_catalog(id);
-    EXPECT_NE(e, nullptr) << id;
-    if (e == nullptr) return {};
-    auto m = load_catalog_model(*e);
-    EXPECT_TRUE(m.has_value()) << id << ": " << (m ? "" : m.error().what());
-    return m ? *m : model_desc{};
-}
+using test::catalog_model;
 
 constexpr std::uint64_t vocab = 248'320;
 

@@ -7,6 +7,7 @@
 #include "llmplan/hf_config.h"
 #include "llmplan/inference.h"
 #include "llmplan/load.h"
+#include "unit/catalog_fixtures.h"
 #include "unit/hybrid_fixture.h"
 #include "unit/infer_fixture.h"
 
@@ -19,14 +20,7 @@ namespace {
 using namespace llmplan;
 using test::kv_bytes;
 
-model_desc catalog_model(const char* id) {
-    const auto* e = find_in_catalog(id);
-    EXPECT_NE(e, nullptr) << id;
-    if (e == nullptr) return {};
-    auto m = load_catalog_model(*e);
-    EXPECT_TRUE(m.has_value()) << id << ": " << (m ? "" : m.error().what());
-    return m ? *m : model_desc{};
-}
+using test::catalog_model;
 
 /// Parameters of the tensors of one layer (the generated names carry their block index).
 std::uint64_t layer_params(const model_desc& m, int layer) {
