@@ -1,6 +1,7 @@
 // Name/value pairs -> a request, through the option table: one parser for the CLI and the web API.
 #include "llmplan/request.h"
 
+#include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/check.h"
 #include "llmplan/units.h"
@@ -519,7 +520,8 @@ result<request> parse_request(command_kind command, const option_values& options
         if (spec.id == id::refresh) r.sources.refresh = true;
         if (spec.id == id::timeout) {
             if (v->d < 0.1 || v->d > 3600) return bad(spec, fmt::format("{}; expected 0.1 to 3600 seconds", v->d));
-            r.sources.timeout = std::chrono::milliseconds(static_cast<long long>(v->d * 1000));
+            r.sources.timeout = std::chrono::milliseconds(
+                detail::saturate<long long>(v->d * 1000)) /* 100 to 3,600,000: checked above */;
         }
         if (auto* e = std::get_if<estimate_request>(&r.body)) {
             e->given.push_back(spec.id);

@@ -1,5 +1,6 @@
 // why: each part of an estimate with the formula and source its estimator follows, and the rule of
 // thumb (parameters x bytes per parameter) beside the total, so a reader sees what the rule misses.
+#include "detail/checked_number.h"
 #include "llmplan/dtype.h"
 #include "llmplan/sweep.h"
 
@@ -83,7 +84,7 @@ api_response why(const api_options& options, const load_options& sources) {
     const auto& w         = e.contains("workload") ? e["workload"] : json::object();
     const auto n_params   = e["model"].value("n_params", std::uint64_t{0});
     const double bits     = rule_bits(w.value("weights", std::string()), e["model"].value("dtype", std::string()));
-    const auto rule_bytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(n_params) * bits / 8));
+    const auto rule_bytes = detail::saturate<std::uint64_t>(static_cast<double>(n_params) * bits / 8);
     json assumptions      = e.value("assumptions", json::array());
     for (const auto& n : e.value("notes", json::array()))
         assumptions.push_back(n);

@@ -1,8 +1,10 @@
 // Reading the embedded error-bar table (data/accuracy/infer_error_bars.csv). The file is generated
-// by tests/unit/accuracy_infer_test.cpp from the measured dev cases, never typed by hand; the test
+// by tests/unit/accuracy_default_test.cpp from the dev cases run as users and the outside measure run
+// them (no pinned engine release), never typed by hand; the test
 // fails when the committed table differs from what the current build measures.
 #include "llmplan/accuracy.h"
 
+#include "detail/checked_number.h"
 #include "detail/embedded.h"
 
 #include <charconv>
@@ -62,7 +64,7 @@ std::optional<accuracy_row> measured_accuracy(engine_kind e, device_kind d, std:
             const auto c = split(line);
             if (c.size() != 8 || c[0] != engine_name(e) || c[1] != to_string(d) || c[2] != cls) continue;
             accuracy_row r{std::string(c[0]), std::string(c[1]), std::string(c[2])};
-            r.cases             = static_cast<std::uint32_t>(number(c[3]));
+            r.cases             = detail::saturate<std::uint32_t>(number(c[3]));
             r.within_tolerance  = number(c[4]);
             r.median_abs_error  = number(c[5]);
             r.p90_abs_error     = number(c[6]);

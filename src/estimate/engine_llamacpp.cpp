@@ -2,6 +2,7 @@
 // Buffer formulas were fitted on llama.cpp's own buffer lines in tests/data/truth/llamacpp_cpu_measured.json
 // (llama.cpp as bundled in node-llama-cpp 3.21.1; notes in tests/data/truth/llamacpp_cpu_notes.md):
 // the KV and output formulas are exact there, the compute formula within a few MiB.
+#include "detail/checked_number.h"
 #include "estimate/engines.h"
 
 #include <algorithm>
@@ -99,8 +100,10 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
             compute_no_head += n_ub * m.n_embd * 4;
         }
     } else {
-        const auto kq = n_ub * n_ctx * 4 * (n_head + 1) +
-                        static_cast<std::uint64_t>(fa_off_residual_per_embd * static_cast<double>(m.n_embd * n_ub * 4));
+        const auto kq =
+            n_ub * n_ctx * 4 * (n_head + 1) +
+            detail::saturate<std::uint64_t>(fa_off_residual_per_embd * static_cast<double>(m.n_embd * n_ub * 4),
+                                            detail::rounding::toward_zero);
         compute         = std::max(compute, kq);
         compute_no_head = std::max(compute_no_head, kq);
     }

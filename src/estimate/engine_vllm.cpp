@@ -3,6 +3,7 @@
 // question is how many tokens the pool holds (source: vLLM's worker memory profiling log lines,
 // tests/data/truth/vllm_issue_logs.json). What the profiling pass costs depends on the release
 // (engine_versions.cpp): V0 runs the whole context at once, V1 (0.8+) max_num_batched_tokens.
+#include "detail/checked_number.h"
 #include "estimate/engines.h"
 
 #include <algorithm>
@@ -145,7 +146,8 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
             d.parts.compute     = graphs; // the CUDA graphs' pool holds the captured batches' buffers
             d.parts.overhead    = static_cast<std::int64_t>(non_torch);
             if (p.device_memory_bytes) {
-                const auto budget = static_cast<std::int64_t>(utilization * static_cast<double>(p.device_memory_bytes));
+                const auto budget = detail::saturate<std::int64_t>(
+                    utilization * static_cast<double>(p.device_memory_bytes), detail::rounding::toward_zero);
                 const std::int64_t pool = budget - d.parts.allocated() - d.parts.overhead;
                 // The batch's linear-attention states come out of the same pool before its KV blocks.
                 const std::int64_t kv_pool = pool - static_cast<std::int64_t>(state_per_seq * p.batch);

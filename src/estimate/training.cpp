@@ -6,6 +6,7 @@
 // k-bit preparation, the loss, dropout, checkpoint placement, how batches vary in length) is a row
 // of the trainer table (trainers.cpp, --trainer) with per-run overrides; nothing here branches on a
 // trainer's name.
+#include "detail/checked_number.h"
 #include "estimate/runtime.h"
 #include "estimate/training_detail.h"
 #include "llmplan/units.h"
@@ -389,9 +390,10 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (h.lengths == batch_lengths::variable) {
         // The cached blocks of earlier sizes are free at the optimizer step, which takes its
         // temporaries from them: only what exceeds the step's own excess adds to the reserve.
-        const auto cached =
-            static_cast<std::uint64_t>(variable_length_slack_per_transient * static_cast<double>(act.transient_bytes));
-        reclaimable = cached > step_excess ? cached - step_excess : 0;
+        const auto cached = detail::saturate<std::uint64_t>(variable_length_slack_per_transient *
+                                                                static_cast<double>(act.transient_bytes),
+                                                            detail::rounding::toward_zero);
+        reclaimable       = cached > step_excess ? cached - step_excess : 0;
     }
     g.overhead = static_cast<std::int64_t>(cuda_context_bytes + slack + (N > 1 ? nccl_bytes : 0));
     // The reserve grows only into memory nobody else asks for: on a malloc failure the caching

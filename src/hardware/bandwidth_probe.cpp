@@ -1,6 +1,7 @@
 // This machine's memory read bandwidth, measured: what decode on a CPU is bound by when the CPU is
 // not in the catalog. A STREAM-like read (sum of 64-bit words) by every hardware thread over a
 // buffer far larger than any last-level cache; the best of a few passes.
+#include "detail/checked_number.h"
 #include "llmplan/hardware.h"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ std::optional<std::uint64_t> measure_memory_read_bandwidth(std::uint64_t buffer_
     for (auto v : sums)
         all += v;
     if (best <= 0 || all == 0x5eed5eed5eed5eedull) return std::nullopt;
-    return static_cast<std::uint64_t>(best);
+    return detail::saturate<std::uint64_t>(best, detail::rounding::toward_zero);
 }
 
 } // namespace llmplan

@@ -1,5 +1,6 @@
 // Memory as a device exposes it: binary DRAM sizes, inline ECC, the driver's reserve, and the
 // macOS GPU wired limit (constants and their sources in include/llmplan/hardware.h).
+#include "detail/checked_number.h"
 #include "detail/strings.h"
 #include "hardware/memory_constants.h"
 #include "llmplan/hardware.h"
@@ -21,13 +22,13 @@ std::uint64_t exposed_memory_bytes(double vendor_gb, bool inline_ecc, std::optio
     double out           = chips - reserve;
     if (driver_total_mib)
         out = std::min(out, *driver_total_mib * 1048576.0 - static_cast<double>(smi_to_cuda_gap_bytes));
-    return out > 0 ? static_cast<std::uint64_t>(std::llround(out)) : 0;
+    return out > 0 ? detail::saturate<std::uint64_t>(out) : 0;
 }
 
 std::uint64_t apple_gpu_wired_limit_bytes(std::uint64_t unified_bytes) {
     const double share =
         unified_bytes <= apple_wired_small_max_bytes ? apple_wired_share_small : apple_wired_share_large;
-    return static_cast<std::uint64_t>(static_cast<double>(unified_bytes) * share);
+    return detail::saturate<std::uint64_t>(static_cast<double>(unified_bytes) * share, detail::rounding::toward_zero);
 }
 
 std::uint64_t apple_raised_wired_limit_bytes(std::uint64_t unified_bytes) {

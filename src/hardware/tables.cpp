@@ -82,8 +82,10 @@ struct row_reader {
         auto v = number(col);
         if (!v) return unexpected{v.error()};
         if (!*v) return std::optional<unsigned>{};
-        if (**v != std::floor(**v) || **v > 1e6) return bad(col, fmt::format("'{}' is not a whole count", str(col)));
-        return std::optional<unsigned>{static_cast<unsigned>(**v)};
+        const auto whole = detail::to_integer<unsigned>(**v);
+        if (!whole || **v != std::floor(**v) || *whole > 1'000'000)
+            return bad(col, fmt::format("'{}' is not a whole count", str(col)));
+        return std::optional<unsigned>{*whole};
     }
 };
 

@@ -153,8 +153,10 @@ dtype parse_torch_dtype(const json& j) {
 /// int(2 * mult * n_embd / 3) rounded up to a multiple of 256.
 std::uint64_t decilm_ffn(double mult, std::uint64_t n_embd) {
     if (!(mult > 0 && mult < 1000)) return 0; // a width multiplier outside any real config
-    const auto n = static_cast<std::uint64_t>(2.0 * mult * static_cast<double>(n_embd) / 3.0);
-    return (n + 255) / 256 * 256;
+    const auto n = detail::to_integer<std::uint64_t>(2.0 * mult * static_cast<double>(n_embd) / 3.0,
+                                                     detail::rounding::toward_zero);
+    if (!n || *n > (std::uint64_t{1} << 40)) return 0; // wider than any real FFN: not a width
+    return (*n + 255) / 256 * 256;
 }
 
 status fill_deci_layers(model_desc& m, const reader& r) {

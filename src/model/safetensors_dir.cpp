@@ -1,4 +1,5 @@
 // Reading safetensors headers from disk: one file, or a checkpoint directory (sharded or not).
+#include "detail/checked_number.h"
 #include "llmplan/safetensors.h"
 #include "model/hf_tensor_names.h"
 #include "model/safetensors_detail.h"
@@ -193,13 +194,12 @@ result<safetensors_index> parse_safetensors_index(std::string_view text, std::st
     if (const auto md = root.find("metadata"); md != root.end() && md->is_object()) {
         if (const auto ts = md->find("total_size"); ts != md->end()) {
             // Some writers store it as a float ("total_size": 14483464192.0): accept whole values.
-            constexpr double two_pow_64 = 18446744073709551616.0;
-            const double f              = ts->is_number() ? ts->get<double>() : -1.0;
+            const double f   = ts->is_number() ? ts->get<double>() : -1.0;
+            const auto whole = detail::to_integer<std::uint64_t>(f, detail::rounding::toward_zero);
             if (ts->is_number_unsigned())
                 out.total_size = ts->get<std::uint64_t>();
-            else if (ts->is_number_float() && f >= 0 && f < two_pow_64 &&
-                     f == static_cast<double>(static_cast<std::uint64_t>(f)))
-                out.total_size = static_cast<std::uint64_t>(f);
+            else if (ts->is_number_float() && whole && static_cast<double>(*whole) == f)
+                out.total_size = *whole;
             else
                 return make_error(error_code::bad_value, "total_size is not a non-negative integer; expected bytes",
                                   fmt::format("{}:/metadata/total_size", path));

@@ -13,6 +13,8 @@
 // when multimodal_projector_bias says so. Qwen-VL's tower (config key "visual") is read below.
 #include "model/vision.h"
 
+#include "detail/checked_number.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -93,7 +95,8 @@ void read_qwen_vl_visual(model_desc& m, const nlohmann::json& v) {
         !(r > 0 && r < 64) || out > (1u << 20))
         return;
     const std::uint64_t h     = d.n_embd;
-    d.n_ff                    = static_cast<std::uint64_t>(static_cast<double>(h) * r); // int(d_model * mlp_ratio)
+    d.n_ff                    = detail::saturate<std::uint64_t>(static_cast<double>(h) * r,
+                                             detail::rounding::toward_zero); // int(d_model * mlp_ratio)
     const std::uint64_t block = 4 * h + (3 * h * h + 3 * h) + (h * h + h) + (h * d.n_ff + d.n_ff) + (d.n_ff * h + h);
     const std::uint64_t stem  = 3 * d.patch * d.patch * h + table * h + 2 * h;
     const std::uint64_t resampler = 2 * table * out + h * out + (3 * out * out + 3 * out) + (out * out + out) + 4 * out;

@@ -2,6 +2,7 @@
 // questions for a chosen model (through fit_in_memory).
 #include "llmplan/fit_hardware.h"
 
+#include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
 
 #include <algorithm>
@@ -59,7 +60,8 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
     // vLLM takes gpu_memory_utilization of each GPU up front; the model must fit in that share.
     const bool pool     = detail::traits_of(p.engine).kv_pool;
     const double usable = pool ? gpu_memory_utilization(p) : 1.0;
-    r.budget_bytes      = static_cast<std::uint64_t>(usable * static_cast<double>(r.memory_bytes));
+    r.budget_bytes =
+        detail::saturate<std::uint64_t>(usable * static_cast<double>(r.memory_bytes), detail::rounding::toward_zero);
     if (pool)
         r.notes.push_back(
             fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, gpu_memory_utilization(p)));

@@ -396,13 +396,13 @@ TEST(Hub, RefreshFetchesAgain) {
 
 TEST(HubCli, InspectEstimateAndOffline) {
     fresh_environment();
-    auto r = test::run_cli("inspect hf:testorg/SmolLM2-135M --json --timeout 5");
+    auto r = test::run_cli_with("", "inspect hf:testorg/SmolLM2-135M --json --timeout 5");
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["model"]["n_params"], 134515008u);
     EXPECT_EQ(j["model"]["origin"]["kind"], "hub");
     EXPECT_EQ(j["model"]["origin"]["commit"], "a13a13e1d615ea533b21d9445ec1b0f8da66723a");
-    r = test::run_cli("estimate hf:testorg/SmolLM2-135M --json");
+    r = test::run_cli_with("", "estimate hf:testorg/SmolLM2-135M --json");
     ASSERT_EQ(r.status, 0);
     EXPECT_GT(nlohmann::json::parse(r.out)["devices"][0]["total_bytes"].get<std::uint64_t>(), 2 * 134515008u);
     // --offline before or after the subcommand; a model never fetched: exit 2, nothing on stdout, one
@@ -423,7 +423,7 @@ TEST(HubCli, LaunchLinesNameTheRepo) {
     fresh_environment();
     // GGUF, quant picked by llama.cpp's default (Q4_K_M): llama.cpp -hf ORG/NAME:QUANT (common/arg.cpp),
     // Ollama FROM hf.co/ORG/NAME:QUANT after pulling it.
-    auto r = test::run_cli("plan hf:testorg/Llama-3.1-8B-Instruct-GGUF --hardware 'H100 SXM 80GB' --json");
+    auto r = test::run_cli_with("", "plan hf:testorg/Llama-3.1-8B-Instruct-GGUF --hardware 'H100 SXM 80GB' --json");
     ASSERT_EQ(r.status, 0);
     auto j                  = nlohmann::json::parse(r.out);
     const std::string llama = launch_of(j, "llama.cpp"), ollama = launch_of(j, "ollama");
@@ -432,27 +432,28 @@ TEST(HubCli, LaunchLinesNameTheRepo) {
     EXPECT_NE(ollama.find("ollama pull hf.co/testorg/Llama-3.1-8B-Instruct-GGUF:Q4_K_M && "), std::string::npos)
         << ollama;
     EXPECT_NE(ollama.find("FROM hf.co/testorg/Llama-3.1-8B-Instruct-GGUF:Q4_K_M\\n"), std::string::npos) << ollama;
-    r = test::run_cli("inspect hf:testorg/Llama-3.1-8B-Instruct-GGUF --json");
+    r = test::run_cli_with("", "inspect hf:testorg/Llama-3.1-8B-Instruct-GGUF --json");
     ASSERT_EQ(r.status, 0);
     EXPECT_EQ(nlohmann::json::parse(r.out)["model"]["origin"]["quant"], "Q4_K_M");
     EXPECT_EQ(nlohmann::json::parse(r.out)["model"]["origin"]["repo"], "testorg/Llama-3.1-8B-Instruct-GGUF");
     // The tag as asked (llama.cpp matches it case-insensitively), here a split quant.
-    r = test::run_cli("plan hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0 --hardware 'H100 SXM 80GB' --json");
+    r = test::run_cli_with("", "plan hf:testorg/Llama-3.1-8B-Instruct-GGUF:q8_0 --hardware 'H100 SXM 80GB' --json");
     ASSERT_EQ(r.status, 0);
     EXPECT_NE(launch_of(nlohmann::json::parse(r.out), "llama.cpp").find("-hf testorg/Llama-3.1-8B-Instruct-GGUF:q8_0 "),
               std::string::npos);
     // Safetensors: vLLM names the repo; a revision other than main is pinned to its commit.
-    r = test::run_cli("plan hf:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
+    r = test::run_cli_with("", "plan hf:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
     ASSERT_EQ(r.status, 0);
     const std::string vllm = launch_of(nlohmann::json::parse(r.out), "vllm");
     EXPECT_TRUE(vllm.starts_with("vllm serve testorg/SmolLM2-135M --tensor-parallel-size")) << vllm;
     const std::string sha = "a13a13e1d615ea533b21d9445ec1b0f8da66723a"; // sha1 of the repo name (fake_hub.py)
-    r = test::run_cli("plan hf:testorg/SmolLM2-135M@" + sha + " --engine vllm --hardware 'H100 SXM 80GB' --json");
+    r                     = test::run_cli_with("",
+                                               "plan hf:testorg/SmolLM2-135M@" + sha + " --engine vllm --hardware 'H100 SXM 80GB' --json");
     ASSERT_EQ(r.status, 0);
     EXPECT_NE(launch_of(nlohmann::json::parse(r.out), "vllm").find("serve testorg/SmolLM2-135M --revision " + sha),
               std::string::npos);
     // ModelScope: vLLM fetches from there with VLLM_USE_MODELSCOPE=True (vllm/envs.py).
-    r = test::run_cli("plan ms:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
+    r = test::run_cli_with("", "plan ms:testorg/SmolLM2-135M --engine vllm --hardware 'H100 SXM 80GB' --json");
     ASSERT_EQ(r.status, 0);
     EXPECT_TRUE(launch_of(nlohmann::json::parse(r.out), "vllm")
                     .starts_with("VLLM_USE_MODELSCOPE=True vllm serve testorg/SmolLM2-135M "));

@@ -19,16 +19,27 @@ struct run_result {
     std::string err; ///< stderr
 };
 
-/// `args` is shell text (quotes and `< file` work). stderr goes to a private temporary file that is
-/// read back and removed.
-inline run_result run_cli(const std::string& args) {
+/// The environment every CLI run of the tests gets: offline, with a cache and Hub folder of the build's
+/// own (LLMPLAN_TEST_HOME), and no token, so that no answer depends on the developer's Hub cache,
+/// network or login (issue 27). A test that needs the Hub runs against the stand-in (label hub).
+inline std::string isolated_env() {
+    const std::string home = LLMPLAN_TEST_HOME;
+    return "env -u HF_TOKEN -u HUGGING_FACE_HUB_TOKEN -u HF_ENDPOINT -u HF_HUB_CACHE -u HUGGINGFACE_HUB_CACHE "
+           "HF_HUB_OFFLINE=1 HF_HOME='" +
+           home + "/hf' HF_TOKEN_PATH='" + home + "/hf/no-token' XDG_CACHE_HOME='" + home + "/cache' ";
+}
+
+/// `args` is shell text (quotes and `< file` work), run with `env` in front (isolated_env() for the
+/// unit tests; the Hub tests pass "" to keep the stand-in Hub's address and caches they set). stderr
+/// goes to a private temporary file that is read back and removed.
+inline run_result run_cli_with(const std::string& env, const std::string& args) {
     run_result r;
     const char* tmp      = std::getenv("TMPDIR");
     std::string err_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/llmplan_cli_err_XXXXXX";
     const int fd         = ::mkstemp(err_path.data());
     if (fd < 0) return r;
     ::close(fd);
-    const std::string cmd = std::string(LLMPLAN_CLI) + " " + args + " 2>'" + err_path + "'";
+    const std::string cmd = env + std::string(LLMPLAN_CLI) + " " + args + " 2>'" + err_path + "'";
     FILE* f               = ::popen(cmd.c_str(), "r");
     if (f) {
         std::array<char, 4096> buf{};
@@ -41,6 +52,10 @@ inline run_result run_cli(const std::string& args) {
     r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
     ::unlink(err_path.c_str());
     return r;
+}
+
+inline run_result run_cli(const std::string& args) {
+    return run_cli_with(isolated_env(), args);
 }
 
 /// Bad input as ../shared/cli-contract.md fixes it: exit 2, nothing on stdout, and one line on stderr

@@ -144,4 +144,23 @@ TEST(log_numbers, cli_check_says_which_line_it_ignored) {
     EXPECT_EQ(j["estimate"]["workload"]["ctx"], 2048) << j["estimate"]["workload"].dump();
 }
 
+// A hand-written hardware list (--hardware-file, the cpus.csv columns) whose core count is -4: a
+// whole count is checked for its sign and range before it becomes an integer (it was cast from the
+// double unchecked: undefined behaviour for a negative value). Exit 2, naming the column.
+TEST(hardware_numbers, a_negative_count_is_refused_naming_the_column) {
+    const std::string path = ::testing::TempDir() + "/llmplan_negative_cores.csv";
+    {
+        std::FILE* out = std::fopen(path.c_str(), "w");
+        ASSERT_NE(out, nullptr);
+        std::fputs("name,vendor,segment,architecture,cores,threads,core_config,memory_channels,memory_type,"
+                   "memory_speed_mt_s,max_memory_gb,theoretical_mem_bw_gb_s,bw_basis,avx512,amx,tdp_w,tdp_note,"
+                   "launch_price_usd,price_basis,notes,source,price_date\n"
+                   "My CPU,AMD,desktop,Zen 4,-4,32,,2 (128-bit),DDR5,5200,,83.2,,yes,no,,,700,,,,\n",
+                   out);
+        std::fclose(out);
+    }
+    test::expect_refused("hardware list --hardware-file " + path, "cores");
+    std::remove(path.c_str());
+}
+
 } // namespace
