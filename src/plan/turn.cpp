@@ -27,6 +27,10 @@ std::string turn_text(const turn_shape& t) {
         return fmt::format("speeds are for a chat turn: a {}-token prompt and a {}-token answer (the mean of "
                            "ShareGPT chats in vLLM's serving benchmark); --prompt N prices a longer prompt",
                            t.prompt, t.answer);
+    if (t.answer == 0)
+        return fmt::format("speeds are for a {}-token prompt that fills the {}-token context, decode priced at its "
+                           "end",
+                           t.prompt, t.cached + t.prompt);
     if (t.cached > 0)
         return fmt::format("speeds are for a {}-token prompt after {} tokens already in the context, then a "
                            "{}-token answer",

@@ -43,6 +43,7 @@ TEST(TurnSpeed, WithPromptTheTurnEndsAtCtx) {
     EXPECT_EQ(t.cached, 0u);
     EXPECT_EQ(t.answer, 0u);
     EXPECT_EQ(t.decode_depth(), 4096u);
+    EXPECT_NE(turn_text(t).find("fills the 4096-token context"), std::string::npos) << turn_text(t);
     p.ctx    = 33280; // llama-bench pp512 @ d32768: 512 tokens after 32,768 of context
     p.prompt = 512;
     t        = turn_of(p);
