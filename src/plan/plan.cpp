@@ -6,6 +6,7 @@
 #include "llmplan/units.h"
 #include "plan/detail.h"
 #include "plan/speed.h"
+#include "plan/turn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -292,6 +293,8 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     // stages run in turn for one token.
     const unsigned parallel = engine.tensor_parallel ? c.count / std::max(1u, p.pipeline_parallel) : 1;
     const chip_rates chip   = chip_of(d, p.engine, p.device);
+    // Speeds are priced for one turn (src/plan/turn.h): a chat turn unless --prompt is given.
+    const turn_shape turn = turn_of(p);
     // Parts in RAM (-ngl below n_layer, or experts via --n-cpu-moe, planned here or asked for).
     const bool host_part = engine.offloads_to_host && p.device == device_kind::cuda &&
                            (off || p.cpu_moe_layers > 0 || (p.gpu_layers >= 0 && p.gpu_layers < m.n_layer));
@@ -299,20 +302,21 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         // Layers run in turn: the GPU's share at its bandwidth, then the RAM's share at the host's.
         const auto host_bw = d.host_memory_bandwidth_bytes_per_s;
         if (host_bw)
-            c.decode_tokens_per_s = offload_decode_tokens_per_s(m, *est, p, chip, static_cast<double>(*host_bw));
+            c.decode_tokens_per_s =
+                offload_decode_tokens_per_s(m, *est, p, chip, static_cast<double>(*host_bw), turn.decode_depth());
         else {
             c.reasons.push_back("host memory bandwidth not in the table: no decode speed with offload");
             c.findings.push_back(make_reason(reason_code::speed_unknown));
         }
     } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (src/plan/speed.h)
-        const auto step = decode_step(m, *est, p, chip, parallel, p.ctx);
+        const auto step = decode_step(m, *est, p, chip, parallel, turn.decode_depth());
         if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / step.seconds;
     } else {
         c.reasons.push_back("memory bandwidth not in the table: decode speed unknown");
         c.findings.push_back(make_reason(reason_code::speed_unknown));
     }
-    const std::uint64_t prompt_tokens = p.prompt ? p.prompt : p.ctx;
-    c.prefill_tokens_per_s            = prefill_tokens_per_s(m, p, chip, parallel, prompt_tokens);
+    const std::uint64_t prompt_tokens = turn.prompt;
+    c.prefill_tokens_per_s            = prefill_tokens_per_s(m, p, chip, parallel, prompt_tokens, turn.cached);
     if (host_part && est)
         c.prefill_tokens_per_s = offload_prefill_tokens_per_s(c.prefill_tokens_per_s, *est, p, prompt_tokens);
     // llama.cpp's layer split on the GPUs of one node overlaps prompt micro-batches (pipeline

@@ -31,8 +31,12 @@ namespace {
 //   transformers: decode_efficiency_gpu (0.6), the value bench/speed_fit.py fitted its other constants with.
 //   CPU (DDR): decode_efficiency_cpu (0.5): llama.cpp CPU decode is partly bound by dequantization,
 //     ../shared/hardware/README.md puts sustained DRAM reads at 70-90% of peak before that.
-//   Other unified LPDDR iGPUs (Strix Halo, Vulkan/ROCm): not measured here; between a CPU's share and
-//     a discrete GPU's: 0.7.
+//   llama.cpp on unified LPDDR iGPUs (lpddr): llmtracker_strix_halo.json, Llama-2-7B Q4_0 tg128 on the
+//     Radeon 8060S (Ryzen AI Max+ 395, 256 GB/s LPDDR5X-8000): 52.22 (Vulkan), 52.73 (Vulkan + FA) and
+//     50.88 tokens/s (HIP + FA) leave, after the 32 x 0.088 ms step overhead below, 3.82 GB of weights
+//     in 16.3-16.9 ms: 0.89-0.92 of the bandwidth; 0.91, the GDDR share again (the same
+//     matrix-vector kernels; the iGPU is not starved by sharing the memory with the CPU). vLLM on
+//     such an iGPU: not measured; taken as llama.cpp's, as for GDDR.
 struct efficiency_row {
     engine_kind engine;
     memory_class memory;
@@ -43,12 +47,12 @@ constexpr std::array<efficiency_row, 15> decode_efficiency_table{
      {engine_kind::llama_cpp, memory_class::hbm, 0.565},
      {engine_kind::llama_cpp, memory_class::gddr, 0.913},
      {engine_kind::llama_cpp, memory_class::apple, 0.945},
-     {engine_kind::llama_cpp, memory_class::lpddr, 0.7},
+     {engine_kind::llama_cpp, memory_class::lpddr, 0.91},
      {engine_kind::llama_cpp, memory_class::dram, decode_efficiency_cpu},
      {engine_kind::vllm, memory_class::hbm, 0.80},
      {engine_kind::vllm, memory_class::gddr, 0.913},
      {engine_kind::vllm, memory_class::apple, 0.945},
-     {engine_kind::vllm, memory_class::lpddr, 0.7},
+     {engine_kind::vllm, memory_class::lpddr, 0.91},
      {engine_kind::vllm, memory_class::dram, decode_efficiency_cpu},
      {engine_kind::transformers, memory_class::hbm, decode_efficiency_gpu},
      {engine_kind::transformers, memory_class::gddr, decode_efficiency_gpu},
@@ -180,9 +184,18 @@ bool contains(std::string_view text, std::string_view word) {
     return t.find(word) != std::string::npos;
 }
 
-bool lacks_wgmma_kernels(engine_kind e, std::string_view architecture) {
+bool lacks_wgmma_kernels(engine_kind e, const chip_rates& chip) {
     if (detail::traits_of(e).hopper_kernels) return false; // FlashAttention-3 / CUTLASS 3 kernels on Hopper
-    return contains(architecture, "HOPPER") || contains(architecture, "BLACKWELL");
+    // Only the datacenter parts' rated peak needs wgmma / tcgen05 (compute capability 9.0 Hopper,
+    // 10.x Blackwell B200/GB200). GeForce and RTX PRO Blackwell (12.x) have neither: their rated
+    // tensor peak is the mma.sync rate llama.cpp's kernels use (triton-lang/triton PR 6680, 2025-05-02:
+    // "RTX 5000 series cards are sm120, but use updated versions of mma.sync instead of tcgen05";
+    // thu-ml/SageAttention issue 291, 2025-10-30: ptxas "Instruction 'wgmma.fence' not supported on
+    // .target 'sm_120'"). llamacpp_cuda_scoreboard_15013.json: RTX 5090
+    // pp512 of Llama-2-7B Q4_0 14,073 tokens/s, above the 4090's 11,993, where halving its peak
+    // predicted 5,820.
+    if (chip.compute_capability > 0) return chip.compute_capability >= 9.0 && chip.compute_capability < 12.0;
+    return contains(chip.architecture, "HOPPER") || contains(chip.architecture, "BLACKWELL");
 }
 
 /// Share of the weights one token reads: 1, or for MoE the routed experts scaled to n_expert_used.
@@ -333,13 +346,21 @@ decode_step_time decode_step(const model_desc& m, const inference_estimate& e, c
         }
         t.attention_s =
             static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(context) * batch / (efficiency * bw);
-        if (engine.ggml_kernels && !p.flash_attn && p.device != device_kind::cpu) {
+        // A unified-memory GPU that is not Apple's (Strix Halo's Radeon 8060S) is placed as a Mac is (its
+        // memory is the system's: src/plan/plan.cpp) but llama.cpp runs it with its Vulkan or HIP
+        // backend, whose launches and kernels are a discrete GPU's, not Metal's: it pays their step
+        // overhead. llmtracker_strix_halo.json: Llama-2-7B Q4_0 tg128 50.9-52.7 tokens/s, 19.2 ms a
+        // token, where Metal's 0.233 ms a layer (7.5 ms) would leave 11.7 ms for 3.83 GB of weights:
+        // 327 GB/s, above the 256 GB/s the memory has.
+        const bool apple_metal    = p.device == device_kind::metal && chip.memory != memory_class::lpddr;
+        const device_kind kernels = p.device == device_kind::metal && !apple_metal ? device_kind::cuda : p.device;
+        if (engine.ggml_kernels && !p.flash_attn && kernels != device_kind::cpu) {
             const double share =
-                p.device == device_kind::metal ? llamacpp_unfused_attention_metal : llamacpp_unfused_attention_cuda;
+                kernels == device_kind::metal ? llamacpp_unfused_attention_metal : llamacpp_unfused_attention_cuda;
             t.attention_s = std::max(t.attention_s, share * attention_bytes_per_query_head(m, e.kv_type, context) *
                                                         batch / (efficiency * bw));
         }
-        const step_overhead o = decode_overhead(p.engine, p.device);
+        const step_overhead o = decode_overhead(p.engine, kernels);
         t.host_s              = static_cast<double>(m.n_layer) * o.per_layer_s + o.per_step_s;
         t.seconds             = t.weights_s + t.attention_s + t.host_s;
         // transformers off CUDA (CPU, Apple MPS) runs the same Python per layer: its host time is a
@@ -425,7 +446,7 @@ double power_limited_tensor_share(const device_spec& d) {
 }
 
 double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
-                            unsigned parallel_devices, std::uint64_t prompt) {
+                            unsigned parallel_devices, std::uint64_t prompt, std::uint64_t cached) {
     if (chip.matmul_flops <= 0) return 0;
     const auto active = static_cast<double>(count_params(m).active);
     if (active <= 0) return 0;
@@ -443,19 +464,32 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
         share    = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
         slowdown = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
     }
-    if (p.device == device_kind::cuda && lacks_wgmma_kernels(p.engine, chip.architecture))
-        share *= prefill_share_no_wgmma;
-    // Attention: each token attends to the tokens before it (prompt / 2 on average; a sliding-window
-    // layer to at most its window): QK^T and PV, 2 FLOPs each per head dimension.
-    double attention = 0;
+    if (p.device == device_kind::cuda && lacks_wgmma_kernels(p.engine, chip)) share *= prefill_share_no_wgmma;
+    // Attention: each token attends to the tokens before it (those cached before the prompt and
+    // prompt / 2 on average; a sliding-window layer to at most its window): QK^T and PV, 2 FLOPs each
+    // per head dimension.
+    double attention         = 0;
+    const std::uint64_t mean = cached + prompt / 2;
     for (const auto& l : m.layers) {
         if (!l.has_kv() || l.attn_linear) continue;
-        const std::uint64_t seen = l.n_swa ? std::min<std::uint64_t>(prompt / 2, l.n_swa) : prompt / 2;
+        const std::uint64_t seen = l.n_swa ? std::min<std::uint64_t>(mean, l.n_swa) : mean;
         attention += 2.0 * static_cast<double>(l.n_head) * static_cast<double>(l.head_dim_k + l.head_dim_v) *
                      static_cast<double>(seen);
     }
-    const double rate    = share * chip.matmul_flops * std::max(1u, parallel_devices);
-    const double seconds = 2.0 * active / rate + attention * slowdown / rate;
+    const double rate = share * chip.matmul_flops * std::max(1u, parallel_devices);
+    double seconds    = 2.0 * active / rate + attention * slowdown / rate;
+    // transformers' eager forward over a prompt dispatches every layer's modules from Python as a
+    // decode step does (transformers_layer_seconds, fitted on decode): a short prompt's forward cannot
+    // take less than that host time. transformers_optimum_quant_speed.json (optimum-benchmark,
+    // transformers on A100 80GB, 64-token prompts, batch 1): Llama-3.1-8B BF16 prefills 2407 tokens/s,
+    // 26.6 ms a forward, where its FLOPs take 6.6 ms and 32 layers x 0.863 ms of host time are 27.6 ms.
+    if (detail::traits_of(p.engine).python_per_layer && p.device == device_kind::cuda && prompt > 0) {
+        const double per_layer =
+            transformers_layer_seconds +
+            (is_quantized(f) && f != weight_format::gptq_int4 ? transformers_quant_layer_seconds : 0.0);
+        const double host = static_cast<double>(m.n_layer) * per_layer + transformers_moe_host_seconds(m);
+        seconds           = std::max(seconds, host / static_cast<double>(prompt));
+    }
     return seconds > 0 ? 1.0 / seconds : 0;
 }
 
@@ -470,8 +504,10 @@ double llamacpp_pipeline_speedup(std::uint64_t prompt, std::uint64_t n_ubatch, u
 
 chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
     chip_rates c;
-    c.efficiency   = decode_bandwidth_efficiency(e, memory_class_of(d, where));
-    c.architecture = d.architecture;
+    c.memory             = memory_class_of(d, where);
+    c.efficiency         = decode_bandwidth_efficiency(e, c.memory);
+    c.architecture       = d.architecture;
+    c.compute_capability = d.compute_capability.value_or(0);
     if (where == device_kind::cpu) {
         const auto bw =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
@@ -522,7 +558,10 @@ double offload_prefill_tokens_per_s(double gpu_prefill_tokens_per_s, const infer
 }
 
 double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
-                                   const chip_rates& gpu, double host_bw) {
+                                   const chip_rates& gpu, double host_bw, std::uint64_t depth) {
+    // Share of the allocated cache a step reads: its depth over the context allocated.
+    const double kv_read =
+        depth == 0 || p.ctx == 0 ? 1.0 : std::min(1.0, static_cast<double>(depth) / static_cast<double>(p.ctx));
     // A token reads only its routed experts (n_expert_used of n_expert), wherever they live; every
     // other weight is read whole. Which experts sit in RAM: those of the layers left on the CPU
     // (-ngl) and of the first cpu_moe_layers layers (--n-cpu-moe).
@@ -550,8 +589,8 @@ double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate
         }
     }
     const double gpu_experts = std::max(0.0, all_experts - host_experts);
-    const double host_read   = std::max(0.0, host_w - host_experts) + host_experts * used + host_kv;
-    const double gpu_read    = std::max(0.0, gpu_w - gpu_experts) + gpu_experts * used + gpu_kv;
+    const double host_read   = std::max(0.0, host_w - host_experts) + host_experts * used + host_kv * kv_read;
+    const double gpu_read    = std::max(0.0, gpu_w - gpu_experts) + gpu_experts * used + gpu_kv * kv_read;
     const double host_s      = host_read / (decode_efficiency_cpu * host_bw);
     const double gpu_s    = gpu.bandwidth_bytes_per_s > 0 ? gpu_read / (gpu.efficiency * gpu.bandwidth_bytes_per_s) : 0;
     const step_overhead o = decode_overhead(p.engine, device_kind::cuda);

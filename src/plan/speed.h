@@ -64,6 +64,8 @@ struct chip_rates {
     double fp32_flops            = 0; ///< vector (non-tensor) peak; 0 = unknown
     double matmul_flops          = 0; ///< the tensor rate prefill runs at (prefill_peak_flops); 0 = unknown
     std::string_view architecture;    ///< "Hopper", "Ampere" ... (prefill kernels by generation)
+    double compute_capability = 0;    ///< CUDA compute capability (9.0 Hopper, 12.0 GeForce Blackwell); 0 = unknown
+    memory_class memory       = memory_class::gddr; ///< the memory decoded from (memory_class_of)
 };
 /// Share of its rated tensor peak a CUDA GPU's clock holds under a full matmul load within its board
 /// power (accelerator_tdp_w): 1 when the power suffices or the architecture's need is not known
@@ -151,12 +153,14 @@ double decode_tokens_per_s(const model_desc& m, const inference_estimate& e, con
 /// Roofline decode tokens/s (all sequences of the batch) on `count` devices of `bandwidth`.
 double decode_tokens_per_s(std::uint64_t bytes_per_step, std::uint64_t batch, double bandwidth_bytes_per_s,
                            double efficiency, unsigned parallel_devices);
-/// Prefill tokens/s of a `prompt`-token prompt: 2 FLOPs per active parameter per token at the
-/// engine's share of the chip's matmul rate (prefill_matmul_efficiency), plus attention over the
-/// tokens before it (4 x heads x head_dim FLOPs per cached token and layer) at a lower share
-/// (prefill_attention_slowdown). 0 when the chip's compute rate is unknown.
+/// Prefill tokens/s of a `prompt`-token prompt after `cached` tokens already in the cache: 2 FLOPs
+/// per active parameter per token at the engine's share of the chip's matmul rate
+/// (prefill_matmul_efficiency), plus attention over the tokens before each one (the cached ones and
+/// half the prompt on average; 4 x heads x head_dim FLOPs per token attended and layer) at a lower
+/// share (prefill_attention_slowdown). A 512-token prompt after 32k tokens of context attends to
+/// 64x the tokens of one into an empty cache. 0 when the chip's compute rate is unknown.
 double prefill_tokens_per_s(const model_desc& m, const inference_params& p, const chip_rates& chip,
-                            unsigned parallel_devices, std::uint64_t prompt);
+                            unsigned parallel_devices, std::uint64_t prompt, std::uint64_t cached = 0);
 
 /// llama.cpp with every layer on N > 1 GPUs split by layer (-sm layer, llama-bench's default):
 /// pipeline parallelism. llama-context.cpp turns it on when there is more than one device, every
@@ -184,9 +188,10 @@ inline constexpr double llamacpp_pipeline_overlap = 0.75;
 /// llama.cpp with offloaded layers (-ngl below n_layer): layers run in turn, so a step reads the GPU
 /// devices' weights and KV at the GPU's share of its bandwidth, then the CPU device's at
 /// decode_efficiency_cpu x host_bw (the CPU-resident input embedding reads one row a token); MoE
-/// weights at their routed share on both sides; plus llama.cpp's per-layer overhead.
+/// weights at their routed share on both sides; plus llama.cpp's per-layer overhead. The KV cache is
+/// read to `depth` tokens of the p.ctx allocated (0: all of it).
 double offload_decode_tokens_per_s(const model_desc& m, const inference_estimate& e, const inference_params& p,
-                                   const chip_rates& gpu, double host_bw);
+                                   const chip_rates& gpu, double host_bw, std::uint64_t depth = 0);
 
 /// PCIe 4.0 x16: 32 GB/s a direction (PCI-SIG), about 25 GB/s reached by host-to-device copies of
 /// pinned memory (80%, as CUDA's bandwidthTest shows on such links).

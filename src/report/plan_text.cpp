@@ -1,6 +1,7 @@
 // `llmplan plan` as text: the candidate table, this machine, CPU or GPU, the recommendation with
 // its launch lines, the training table, and the --from comparison (moved from the CLI).
 #include "llmplan/units.h"
+#include "plan/turn.h"
 #include "report/document_text.h"
 
 #include <fmt/format.h>
@@ -74,7 +75,7 @@ std::string answers_text(const plan_result& p) {
     return s + "\n";
 }
 
-std::string infer_table(const plan_result& p, std::size_t top) {
+std::string infer_table(const plan_result& p, std::size_t top, const std::string& turn) {
     std::string s = answers_text(p);
     if (p.recommendation) {
         s += fmt::format("recommended: {} x {}\n", p.recommendation->count, p.recommendation->hardware);
@@ -92,6 +93,7 @@ std::string infer_table(const plan_result& p, std::size_t top) {
         }
     if (p.cpu_or_gpu) s += fmt::format("\nCPU or GPU: {}\n", p.cpu_or_gpu->choice) + lines(p.cpu_or_gpu->why);
     s += "\nmemory in GiB (2^30 bytes), speeds in tokens/s, times in seconds, money in US dollars\n";
+    s += turn + "\n";
     s += fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8}\n", "hardware", "kind", "n", "fits",
                      "headroom", "decode", "prefill", "ttft", "$/h", "$/Mtok");
     // This machine has its own section above; each row that does not fit is followed by its ways to
@@ -193,7 +195,7 @@ std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
 
 std::string plan_text(const plan_document& d) {
     if (d.estimate.training) return train_table(d.plan, d.train_tokens, d.top);
-    std::string s = infer_table(d.plan, d.top);
+    std::string s = infer_table(d.plan, d.top, turn_text(turn_of(d.estimate.infer)));
     if (d.from) s += comparison_text(d.from->comparison);
     return s;
 }
