@@ -70,3 +70,48 @@ TEST(InferenceCounters, OnlyPyTorchEnginesOnCuda) {
 
 } // namespace
 } // namespace llmplan
+
+namespace llmplan {
+namespace {
+
+// LitGPT's own model code (src/estimate/training_habits.cpp): an untied lm_head beside a tied embedding
+// (litgpt/model.py @ 00af8b0d l.25; convert_hf_checkpoint.py l.206-207 copies the embedding into it), and
+// under QLoRA Fabric's bitsandbytes plugin quantizes that lm_head too. Tiny llama: vocab 100 x hidden 64.
+TEST(TrainerOwnModel, LitgptUntiesATiedEmbedding) {
+    test::llama_dims dims;
+    dims.tied          = true;
+    const model_desc m = test::make_llama(dims);
+    training_params p;
+    p.method    = train_method::lora;
+    p.precision = train_precision::bf16;
+    p.seq       = 16;
+    p.trainer   = "hf";
+    auto hf     = estimate_training(m, p);
+    p.trainer   = "litgpt";
+    auto lit    = estimate_training(m, p);
+    ASSERT_TRUE(hf && lit);
+    // a bf16 copy of the 100 x 64 embedding: 12800 bytes more frozen weight
+    EXPECT_EQ(lit->devices[0].parts.weights - hf->devices[0].parts.weights, 100u * 64u * 2u);
+
+    // QLoRA: the copy is NF4, 0.5 byte a weight + an fp32 absmax per 64 weights: 3200 + 400 bytes
+    p.method          = train_method::qlora;
+    p.weights.format  = weight_format::nf4;
+    auto lit_q        = estimate_training(m, p);
+    const auto untied = test::make_llama({});
+    auto lit_q_untied = estimate_training(untied, p);
+    ASSERT_TRUE(lit_q && lit_q_untied);
+    // The untied model's own lm_head is also NF4 under LitGPT: both hold the same weights.
+    EXPECT_EQ(lit_q->devices[0].parts.weights, lit_q_untied->devices[0].parts.weights);
+    // Against a trainer that neither unties nor upcasts (llama-factory: no k-bit fp32 upcast).
+    p.trainer = "llama-factory";
+    auto lf_q = estimate_training(m, p);
+    ASSERT_TRUE(lf_q);
+    EXPECT_EQ(lit_q->devices[0].parts.weights - lf_q->devices[0].parts.weights, 100u * 64u / 2u + 100u * 4u);
+    // Dequantization: fp16 then a bf16 copy of the largest quantized matrix (here an FFN matrix, 128 x 64,
+    // above lm_head's 100 x 64): 2 copies x 2 bytes, where llama-factory's bf16 state makes one.
+    EXPECT_EQ(lit_q->devices[0].parts.compute, 128u * 64u * 4u);
+    EXPECT_EQ(lf_q->devices[0].parts.compute, 128u * 64u * 2u);
+}
+
+} // namespace
+} // namespace llmplan
