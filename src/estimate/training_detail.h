@@ -51,7 +51,20 @@ struct train_habits {
     batch_lengths lengths      = batch_lengths::variable;
     bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights
     bool fp32_adapters         = false; ///< LoRA adapters kept in fp32 and their inputs cast to it
+    /// The trainer builds its own output layer even where the checkpoint ties it to the embedding
+    /// (LitGPT: a second vocab x hidden matrix beside the embedding; training_habits.cpp).
+    bool untied_head = false;
+    /// Its 4-bit quantization replaces every linear layer, the output layer included (Lightning Fabric's
+    /// BitsandbytesPrecision), where PEFT/transformers keep lm_head in 16-bit.
+    bool quantizes_head = false;
+    /// Its 4-bit weights are quantized from an fp16 copy, so each matmul dequantizes to fp16 and casts to
+    /// the bf16 compute dtype: two copies of the matrix at once (one where the dtypes agree).
+    bool dequant_via_fp16 = false;
 };
+
+/// The band key of a workload with its trainer ("lora, 1 GPU, ms-swift"); training_band() takes that band
+/// when the trainer has 3 dev runs of the kind or more, else the kind's over every trainer.
+std::string training_trainer_kind(const training_params& p);
 
 /// Resolve --trainer and the overrides for this workload; error on an unknown trainer or bad value.
 result<train_habits> resolve_habits(const training_params& p);
@@ -74,6 +87,10 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
 
 /// DeepSpeed JSON config for the plan (multi-GPU ZeRO); empty for a single GPU without ZeRO.
 std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden_size);
+
+/// NCCL's communicator buffers for data parallel (NCCL_BUFFSIZE 4 MiB per channel and peer, plus its
+/// own context): about 0.5 GiB a GPU, outside PyTorch's allocator (in nvidia-smi's figure only).
+inline constexpr std::uint64_t nccl_bytes = std::uint64_t{512} << 20;
 
 /// DeepSpeed / FSDP knobs the estimate assumes; the config above writes the same values.
 inline constexpr std::uint64_t ds_bucket_elements =

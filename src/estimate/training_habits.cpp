@@ -19,6 +19,27 @@ constexpr band_row bands[] = {
 #include "estimate/training_bands.inc"
 };
 
+// What a trainer's own model code and 4-bit path do beyond the trainer table's row (train_habits), read
+// from the code at the versions the dev cases ran:
+//  - litgpt: litgpt/model.py @ 00af8b0d (2024-09-27) l.25 `self.lm_head = nn.Linear(config.n_embd,
+//    config.padded_vocab_size, ...)` always, and litgpt/scripts/convert_hf_checkpoint.py l.206-207
+//    `if "lm_head.weight" not in state_dict: state_dict["lm_head.weight"] = state_dict["transformer.wte.weight"]`:
+//    a tied checkpoint (Gemma, Llama-3.2) gets an untied copy of its embedding (Lit-GPT @ 8641822b,
+//    2023-10-16, lit_gpt/model.py l.25 the same). QLoRA goes through Lightning Fabric's BitsandbytesPrecision
+//    (finetune/lora.py l.138 `plugins = BitsandbytesPrecision(quantize[4:], dtype)`), whose
+//    module_init_context replaces every torch.nn.Linear (lm_head included) with its 4-bit class, and whose
+//    quantize() starts from `weight.contiguous().to(device=device, dtype=torch.half)` (Lightning-AI/
+//    pytorch-lightning src/lightning/fabric/plugins/precision/bitsandbytes.py @ 7e87ce05c8, 2024-05-21,
+//    l.334): the quant state's dtype is fp16, so bitsandbytes' MatMul4Bit (`F.dequantize_4bit(B,
+//    quant_state).to(A.dtype)`) makes an fp16 matrix and a bf16 copy of it under bf16-true.
+struct trainer_kbit_row {
+    std::string_view trainer;
+    bool untied_head, quantizes_head, dequant_via_fp16;
+};
+constexpr trainer_kbit_row kbit_rows[] = {
+    {"litgpt", true, true, true},
+};
+
 } // namespace
 
 std::string training_kind(const training_params& p) {
@@ -27,15 +48,23 @@ std::string training_kind(const training_params& p) {
 }
 
 std::optional<memory_band> training_band(const training_params& p) {
-    const std::string kind = training_kind(p);
-    for (const auto& b : bands)
-        if (kind == b.kind) return memory_band{b.kind, b.low, b.high, b.cases, {}, b.p10, b.p90};
+    // The runs of the same trainer first (each compared at the counter its source printed), then those of
+    // every trainer when that trainer has fewer than 3 dev runs of this kind.
+    constexpr std::uint32_t min_trainer_cases = 3;
+    for (const std::string& kind : {detail::training_trainer_kind(p), training_kind(p)})
+        for (const auto& b : bands)
+            if (kind == b.kind && (b.cases >= min_trainer_cases || kind == training_kind(p)))
+                return memory_band{b.kind, b.low, b.high, b.cases, {}, b.p10, b.p90};
     return std::nullopt;
 }
 
 } // namespace llmplan
 
 namespace llmplan::detail {
+
+std::string training_trainer_kind(const training_params& p) {
+    return training_kind(p) + ", " + p.trainer;
+}
 
 result<train_habits> resolve_habits(const training_params& p) {
     const trainer_profile* row = find_trainer(p.trainer);
@@ -56,6 +85,12 @@ result<train_habits> resolve_habits(const training_params& p) {
     // adapters. --precision bf16 says every trained tensor is bf16 (PEFT with autocast_adapter_dtype=False,
     // torchtune, LitGPT bf16-true), so the trainer's fp32 adapters apply only to the mixed precisions.
     h.fp32_adapters = row->fp32_adapters && p.precision != train_precision::bf16;
+    for (const auto& k : kbit_rows)
+        if (k.trainer == row->name) {
+            h.untied_head      = k.untied_head;
+            h.quantizes_head   = k.quantizes_head;
+            h.dequant_via_fp16 = k.dequant_via_fp16;
+        }
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon
     // as it is made cannot accumulate over micro-steps (torchtune's recipes refuse

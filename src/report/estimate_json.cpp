@@ -1,3 +1,4 @@
+#include "estimate/counters.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/report.h"
 #include "report/json_members.h"
@@ -11,10 +12,16 @@ std::string_view on_off(bool b) {
     return b ? "on" : "off";
 }
 
-nlohmann::json devices_json(const std::vector<device_breakdown>& ds) {
+/// The devices with the contract's counters on each GPU of a PyTorch run (estimate/counters.h).
+template <class Params, class Counters>
+nlohmann::json devices_json(const std::vector<device_breakdown>& ds, const Params& p, Counters counters_of) {
     auto a = nlohmann::json::array();
-    for (const auto& d : ds)
-        a.push_back(device_to_json(d));
+    for (const auto& d : ds) {
+        auto j = device_to_json(d);
+        if (const auto c = counters_of(d, p))
+            LLMPLAN_JSON_MEMBERS(j["counters"], *c, torch_allocated, torch_reserved, device_used);
+        a.push_back(std::move(j));
+    }
     return a;
 }
 
@@ -57,13 +64,13 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         {"reserve",                p.reserve_bytes                                                           },
     };
     nlohmann::json j = {
-        {"model",                    model_to_json(m)          },
-        {"workload",                 w                         },
-        {"devices",                  devices_json(e.devices)   },
-        {"disk_bytes",               e.disk_bytes              },
-        {"kv_bytes_per_token",       e.kv_bytes_per_token      },
-        {"state_bytes_per_sequence", e.state_bytes_per_sequence},
-        {"notes",                    e.notes                   }
+        {"model",                      model_to_json(m)      },
+        {"workload",                   w                     },
+        {"devices",                    devices_json(e.devices, p, detail::inference_counters)},
+        {"disk_bytes", e.disk_bytes                      },
+        {"kv_bytes_per_token",                e.kv_bytes_per_token               },
+        {"state_bytes_per_sequence",e.state_bytes_per_sequence},
+        {"notes",          e.notes                                }
     };
     LLMPLAN_JSON_MEMBERS(j["weights_detail"], e.weights, bytes, quantized_bytes, unquantized_bytes, exact_from_file,
                          how);
@@ -128,18 +135,18 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
     nlohmann::json band      = nullptr;
     if (e.band) band = band_to_json(*e.band);
     return {
-        {"model",             model_to_json(m)       },
-        {"workload",          w                      },
-        {"devices",           devices_json(e.devices)},
-        {"disk_bytes",        disk                   },
-        {"trainable_params",  e.trainable_params     },
-        {"lora_params",       e.lora_params          },
-        {"flops_per_token",   e.flops_per_token      },
-        {"launch_config",     e.launch_config_json   },
-        {"assumptions",       e.assumptions          },
-        {"trainer",           trainer                },
-        {"band",              band                   },
-        {"reclaimable_bytes", e.reclaimable_bytes    }
+        {"model",                     model_to_json(m)      },
+        {"workload",                  w                     },
+        {"devices",                   devices_json(e.devices, p, detail::training_counters)},
+        {"disk_bytes", disk                      },
+        {"trainable_params",                       e.trainable_params                      },
+        {"lora_params",e.lora_params},
+        {"flops_per_token",                            e.flops_per_token                                                               },
+        {"launch_config",e.launch_config_json},
+        {"assumptions",                         e.assumptions                                                                                                         },
+        {"trainer",trainer},
+        {"band",                               band                                                                                                                                                  },
+        {"reclaimable_bytes",e.reclaimable_bytes}
     };
 }
 

@@ -1,3 +1,4 @@
+#include "estimate/counters.h"
 #include "estimate/engine_traits.h"
 #include "report/text_report.h"
 
@@ -74,6 +75,19 @@ std::string training_to_text(const model_desc& m, const training_params& p, cons
         p.micro_batch, p.gpus);
     s += devices_table(e.devices);
     s += fmt::format("\ncompute   {:.3g} FLOPs per token trained\n", e.flops_per_token);
+    // Every GPU of a training run is alike: one sentence, for the first, on which tool prints which number.
+    for (const auto& d : e.devices) {
+        const auto counters = detail::training_counters(d, p);
+        if (!counters) continue;
+        const auto& c = *counters;
+        s += fmt::format("counters  per GPU at the peak, PyTorch's max_memory_allocated prints {}, its "
+                         "max_memory_reserved {} (plus the blocks its allocator keeps cached), nvidia-smi {} (plus "
+                         "the CUDA context and libraries outside PyTorch)\n",
+                         human_bytes(static_cast<std::int64_t>(c.torch_allocated)),
+                         human_bytes(static_cast<std::int64_t>(c.torch_reserved)),
+                         human_bytes(static_cast<std::int64_t>(c.device_used)));
+        break;
+    }
     if (e.band) s += "band      " + e.band->text + "\n";
     for (const auto& a : e.assumptions)
         s += "assumed   " + a + "\n";
