@@ -20,8 +20,6 @@ std::string describe(const training_params& p) {
     if (p.grad_checkpointing) s += ", gradient checkpointing";
     if (p.zero_stage > 0) s += ", ZeRO " + std::to_string(p.zero_stage);
     if (p.offload_optimizer) s += ", optimizer offloaded to CPU";
-    if (p.method != train_method::full && p.lora_rank != 16) s += ", LoRA rank " + std::to_string(p.lora_rank);
-    if (p.trainer != "hf") s += ", trainer " + p.trainer;
     return s;
 }
 
@@ -193,7 +191,11 @@ training_fit_answer fit_training(const model_desc& m, const training_params& p, 
         // The asked --weights hold for the asked method only (a GPTQ base cannot be fully trained).
         base.weights = s.method == p.method ? p.weights : weight_choice{};
         if (auto q = cheapest_fit(m, base, budget)) {
-            a.best_setup  = describe(*q);
+            a.best_setup = describe(*q);
+            // What the fallback changed beyond the settings (training_fit.cpp's ranks 6 and 7).
+            if (q->trainer != base.trainer) a.best_setup += ", trainer " + q->trainer;
+            if (q->method != train_method::full && q->lora_rank != base.lora_rank)
+                a.best_setup += ", LoRA rank " + std::to_string(q->lora_rank);
             a.best_params = *q;
             a.best_args   = options_between(p, *q);
             return a;

@@ -141,9 +141,9 @@ std::string hardware_text(const hardware_document& d) {
     }
     std::string s = catalog_table(d.rows);
     if (d.what == hardware_request::mode::list)
-        return s + fmt::format("{} of {} rows. MEMORY: what a model can use, in GiB (2^30 bytes): a card's less the "
-                               "driver's share, a Mac's GPU share of its RAM, else the RAM; BANDWIDTH in GB/s (10^9 "
-                               "bytes a second) as vendors state it\n",
+        return s + fmt::format("{} of {} rows.\nMEMORY: what a model can use, in GiB (2^30 bytes): a card's less "
+                               "the driver's share,\na Mac's GPU share of its RAM, else the RAM. BANDWIDTH: GB/s "
+                               "(10^9 bytes a second).\n",
                                d.rows.size(), d.catalog_size);
     const auto& row = d.rows.at(0);
     s += fmt::format("id: {}; bought as: {}{}\n", row.id, to_string(purchase_of(row)),
