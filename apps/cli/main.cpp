@@ -74,7 +74,7 @@ void bind_options(command_parser& p, bool global) {
 void add_command(CLI::App& app, command_parser& p) {
     p.app = app.add_subcommand(std::string(command_name(p.kind)), std::string(command_help(p.kind)));
     bind_options(p, false);
-    p.app->add_flag("--json", p.json, "print JSON (../shared/cli-contract.md)");
+    p.app->add_flag("--json", p.json, "print JSON: every figure, for scripts");
     if (p.kind != command_kind::hardware) return;
     p.app->require_subcommand(0, 1);
     p.list = p.app->add_subcommand("list", "List the catalog (GPUs, CPUs, machines, cloud instances)");

@@ -10,6 +10,7 @@
 #include "llmplan/load.h"
 #include "llmplan/plan.h"
 #include "llmplan/request.h"
+#include "llmplan/resolve.h"
 #include "llmplan/training_fit.h"
 
 #include <optional>
@@ -21,6 +22,7 @@ namespace llmplan {
 
 struct inspect_document {
     model_desc model;
+    std::optional<model_resolution> resolved; ///< what a name as people type it was read as
 };
 
 struct models_document {
@@ -40,6 +42,7 @@ struct estimate_document {
     std::optional<training_estimate> training;
     std::optional<fit_answer> fit;                ///< --memory
     std::optional<training_fit_answer> train_fit; ///< --memory with --task train
+    std::optional<model_resolution> resolved;     ///< what a name as people type it was read as
 };
 
 struct plan_document {

@@ -55,7 +55,11 @@ struct train_figures {
     double step_seconds           = 0; ///< one optimizer step: one micro-batch on every GPU
     std::uint64_t tokens_per_step = 0; ///< seq x micro-batch x GPUs
     double run_hours              = 0; ///< the whole run of train_tokens
+    /// What the run costs: a rented row its hours; an owned row bought for it, the purchase plus the
+    /// run's power (a one-off job pays the whole card, not three years' share of it).
     std::optional<double> run_cost_usd;
+    std::optional<double> purchase_usd; ///< owned rows: the cards' or machines' price, paid once
+    std::optional<double> power_usd;    ///< owned rows: the power the run draws
     std::uint64_t train_tokens = 0;
     unsigned nodes             = 1; ///< machines (cloud instances, or nodes of 8 GPUs)
     unsigned gpus_per_node     = 1;
@@ -130,6 +134,7 @@ enum class fit_way : std::uint8_t {
     experts_on_cpu,  ///< value: --n-cpu-moe N (llama.cpp, MoE)
     more_gpus,       ///< value: GPUs in all
     wired_limit,     ///< a Mac: value: macOS's GPU wired limit raised to this many bytes (setting: the command)
+    other_trainer,   ///< training: value: GPUs it takes with another trainer or a lower LoRA rank (setting)
 };
 std::string_view name(fit_way w);
 /// Where a candidate runs the model, as the plan document prints it: "cpu", "gpu" (CUDA and every
@@ -143,6 +148,9 @@ struct fit_option {
     std::int64_t headroom_bytes = 0; ///< device memory - need (negative: still short)
     std::int64_t host_bytes     = 0; ///< host RAM the offloaded part takes (experts on CPU)
     double decode_tokens_per_s  = 0; ///< 0: unknown
+    /// What the change costs beyond memory (ways to do better: "+0.18 perplexity on Llama-3-8B ...").
+    std::string cost;
+    std::vector<std::pair<std::string, std::string>> launch; ///< ways to do better: engine -> command line
 };
 
 /// What a plan's row is, as the contract's candidates[].kind names it.
@@ -187,6 +195,10 @@ struct plan_candidate {
     std::vector<plan_reason> findings;   ///< the reasons as data (what decisions read)
     std::uint8_t answer_kinds = 0;       ///< answer_kinds_of(the row)
     std::vector<fit_option> fit_options; ///< rows that do not fit and answer for a kind: ways to fit, closest first
+    /// Rows that fit (this machine, the best of each kind, the recommended row): the same row with a
+    /// faster setting (a GGUF quant, llama.cpp instead of transformers on a CPU or a Mac), fastest
+    /// first, each with its cost.
+    std::vector<fit_option> better_options;
     std::vector<std::pair<std::string, std::string>> launch; ///< engine -> command line
     std::optional<train_figures> training;                   ///< --task train only
 };

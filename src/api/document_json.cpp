@@ -8,14 +8,26 @@ namespace {
 
 using nlohmann::json;
 
+json resolved_json(const model_resolution& r) {
+    return {
+        {"asked", r.asked                                 },
+        {"id",    r.id                                    },
+        {"quant", r.quant.empty() ? json() : json(r.quant)},
+        {"how",   r.how                                   },
+        {"text",  resolution_text(r)                      }
+    };
+}
+
 json estimate_json(const estimate_document& d) {
     if (d.training) {
         auto j = training_to_json(d.model, d.train, *d.training);
         if (d.train_fit) j["fit"] = training_fit_to_json(*d.train_fit);
+        if (d.resolved) j["resolved"] = resolved_json(*d.resolved);
         return j;
     }
     auto j = inference_to_json(d.model, d.infer, *d.inference);
     if (d.fit) j["fit"] = fit_to_json(*d.fit);
+    if (d.resolved) j["resolved"] = resolved_json(*d.resolved);
     return j;
 }
 
@@ -93,11 +105,13 @@ json document_json(const document& doc) {
     return std::visit(
         [](const auto& d) -> json {
             using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, inspect_document>)
-                return {
+            if constexpr (std::is_same_v<D, inspect_document>) {
+                json j = {
                     {"model", model_to_json(d.model)}
                 };
-            else if constexpr (std::is_same_v<D, models_document>)
+                if (d.resolved) j["resolved"] = resolved_json(*d.resolved);
+                return j;
+            } else if constexpr (std::is_same_v<D, models_document>)
                 return models_json(d);
             else if constexpr (std::is_same_v<D, estimate_document>)
                 return estimate_json(d);

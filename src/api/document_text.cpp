@@ -5,21 +5,29 @@
 
 namespace llmplan {
 
+namespace {
+/// The first line when a name was read as a catalog model: the person sees what was answered.
+std::string resolved_line(const std::optional<model_resolution>& r) {
+    return r ? resolution_text(*r) + "\n\n" : std::string{};
+}
+} // namespace
+
 std::string to_text(const document& doc) {
     return std::visit(
         [](const auto& d) -> std::string {
             using D = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<D, inspect_document>)
-                return model_to_text(d.model);
+                return resolved_line(d.resolved) + model_to_text(d.model);
             else if constexpr (std::is_same_v<D, models_document>)
                 return detail::models_text(d);
             else if constexpr (std::is_same_v<D, estimate_document>) {
                 if (d.training)
-                    return training_to_text(d.model, d.train, *d.training) +
+                    return resolved_line(d.resolved) + training_to_text(d.model, d.train, *d.training) +
                            (d.train_fit ? training_fit_to_text(*d.train_fit) : "");
-                return inference_to_text(d.model, d.infer, *d.inference) + (d.fit ? fit_to_text(*d.fit) : "");
+                return resolved_line(d.resolved) + inference_to_text(d.model, d.infer, *d.inference) +
+                       (d.fit ? fit_to_text(*d.fit) : "");
             } else if constexpr (std::is_same_v<D, plan_document>)
-                return detail::plan_text(d);
+                return resolved_line(d.estimate.resolved) + detail::plan_text(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
             else if constexpr (std::is_same_v<D, check_document>)

@@ -1,5 +1,6 @@
 // run(request) -> document: the orchestration every front end shares (load, defaults, estimate,
 // candidates, plan, --from, fit, hardware).
+#include "detail/strings.h"
 #include "estimate/engine_defaults.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/document.h"
@@ -62,10 +63,18 @@ status check_engine_options(const estimate_request& q, engine_kind e) {
 }
 
 result<estimate_document> run_estimate(const estimate_request& q, const load_options& sources, command_kind command) {
-    auto m = load_model(q.model, sources);
+    std::optional<model_resolution> resolved;
+    auto m = load_model_by_name(q.model, sources, resolved);
     if (!m) return m.error();
-    estimate_document d{std::move(*m), q.task,       q.infer,      std::nullopt,
-                        q.train,       std::nullopt, std::nullopt, std::nullopt};
+    estimate_document d{std::move(*m), q.task,       q.infer,      std::nullopt, q.train,
+                        std::nullopt,  std::nullopt, std::nullopt, std::nullopt};
+    // A name that asks for a quant (an Ollama tag, a GGUF file) plans that quant unless --weights says.
+    if (resolved && !resolved->quant.empty() &&
+        std::find(q.given.begin(), q.given.end(), option_id::weights) == q.given.end()) {
+        auto w = parse_weight_choice(detail::lower(resolved->quant));
+        if (w && q.task == task_kind::infer) d.infer.weights = *w;
+    }
+    d.resolved = std::move(resolved);
     if (q.task == task_kind::train) {
         auto e = estimate_training(d.model, d.train);
         if (!e) return e.error();
@@ -157,7 +166,8 @@ result<fit_document> run_fit(const fit_request& q, const load_options& sources) 
     fo.gpus  = q.gpus;
     fo.top   = q.top;
     if (!q.model.empty()) {
-        auto m = load_model(q.model, sources);
+        std::optional<model_resolution> resolved;
+        auto m = load_model_by_name(q.model, sources, resolved);
         if (!m) return m.error();
         fo.chosen = std::move(*m);
     }
@@ -252,9 +262,12 @@ result<document> run(const request& r) {
         [&](const auto& q) -> result<document> {
             using Q = std::decay_t<decltype(q)>;
             if constexpr (std::is_same_v<Q, inspect_request>) {
-                auto m = load_model(q.model, r.sources);
+                std::optional<model_resolution> resolved;
+                auto m = load_model_by_name(q.model, r.sources, resolved);
                 if (!m) return m.error();
-                return document{inspect_document{std::move(*m)}};
+                return document{
+                    inspect_document{std::move(*m), std::move(resolved)}
+                };
             } else if constexpr (std::is_same_v<Q, models_request>) {
                 return as_document(run_models(q));
             } else if constexpr (std::is_same_v<Q, estimate_request>) {

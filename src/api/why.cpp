@@ -1,6 +1,7 @@
 // why: each part of an estimate with the formula and source its estimator follows, and the rule of
 // thumb (parameters x bytes per parameter) beside the total, so a reader sees what the rule misses.
 #include "detail/checked_number.h"
+#include "estimate/gguf_recipe.h"
 #include "llmplan/dtype.h"
 #include "llmplan/sweep.h"
 
@@ -38,7 +39,7 @@ constexpr std::array<part_text, 9> parts{{
      "mixed-precision training (DeepSpeed / transformers Trainer)"},
     {"adapters", "LoRA A and B: rank x (in + out) per target matrix, in fp32", "PEFT LoraLayer"},
     {"overhead", "the runtime's own memory outside the allocator: CUDA context, kernels, libraries",
-     "measured runs (../shared/truth), total minus allocated"},
+     "runs measured with nvidia-smi beside torch.cuda.max_memory_allocated: the process total less what PyTorch allocated"},
 }};
 // clang-format on
 
@@ -49,6 +50,9 @@ double rule_bits(std::string_view weights, std::string_view model_dtype) {
     if (weights.starts_with("gptq-")) weights.remove_prefix(5);
     if (weights == "awq" || weights == "nf4") return 4;
     if (const auto t = dtype_from_name(weights)) return bits_per_element(*t);
+    // A llama-quantize file type ("q4_k_m") at its main tensor type's bits (q4_k: 4.5): the rule knows
+    // GGUF quants (issue 25, finding 10: it read q4_k_m as 16 bits and "missed -9.43 GiB").
+    if (const auto f = gguf_ftype_from_name(weights)) return bits_per_element(f->base);
     return 16; // unknown name: the 2 bytes per parameter of the usual rule
 }
 

@@ -35,6 +35,9 @@ std::string options_between(const training_params& from, const training_params& 
     if (to.zero_stage != from.zero_stage) add("--zero " + std::to_string(to.zero_stage));
     if (to.offload_optimizer != from.offload_optimizer)
         add(std::string("--offload-optimizer ") + (to.offload_optimizer ? "on" : "off"));
+    if (to.trainer != from.trainer) add("--trainer " + to.trainer);
+    if (to.lora_rank != from.lora_rank && to.method != train_method::full)
+        add("--lora-rank " + std::to_string(to.lora_rank));
     return s;
 }
 
@@ -97,10 +100,37 @@ std::vector<variant> variants_of(const training_params& base) {
     return out;
 }
 
-// The cheapest variant of `base` that fits, if any.
+// The cheapest variant of `base` that fits, if any. When none does, the same is asked again of what
+// changes the tool or the adapters rather than the memory-saving settings (issue 25, finding 7: QLoRA
+// of a 32B on one 24 GB card fits with unsloth, not with the default trainer):
+//  6 another trainer: unsloth (trainer_table()'s row: checkpoints offloaded to host RAM, its fused
+//    loss, no dropout copy), the same model trained with another framework;
+//  7 a lower LoRA rank (8, then 4): fewer adapter parameters, so fewer that learn (LoRA, Hu et al.
+//    2021, Table 6: rank 4-8 already matches rank 64 on GPT-3's adaptation tasks).
 std::optional<training_params> cheapest_fit(const model_desc& m, const training_params& base, std::uint64_t budget) {
     for (const auto& v : variants_of(base))
         if (fits(m, v.q, budget)) return v.q;
+    std::vector<training_params> others;
+    if (base.trainer != "unsloth" && find_trainer("unsloth") != nullptr) {
+        auto q    = base;
+        q.trainer = "unsloth";
+        others.push_back(q);
+    }
+    if (base.method != train_method::full)
+        for (std::uint32_t rank : {8u, 4u}) {
+            if (rank >= base.lora_rank) continue;
+            auto q      = base;
+            q.lora_rank = rank;
+            others.push_back(q);
+            if (!others.empty() && others.front().trainer != base.trainer) {
+                auto u      = others.front();
+                u.lora_rank = rank;
+                others.push_back(u);
+            }
+        }
+    for (const auto& o : others)
+        for (const auto& v : variants_of(o))
+            if (fits(m, v.q, budget)) return v.q;
     return std::nullopt;
 }
 
@@ -161,7 +191,11 @@ training_fit_answer fit_training(const model_desc& m, const training_params& p, 
         // The asked --weights hold for the asked method only (a GPTQ base cannot be fully trained).
         base.weights = s.method == p.method ? p.weights : weight_choice{};
         if (auto q = cheapest_fit(m, base, budget)) {
-            a.best_setup  = describe(*q);
+            a.best_setup = describe(*q);
+            // What the fallback changed beyond the settings (training_fit.cpp's ranks 6 and 7).
+            if (q->trainer != base.trainer) a.best_setup += ", trainer " + q->trainer;
+            if (q->method != train_method::full && q->lora_rank != base.lora_rank)
+                a.best_setup += ", LoRA rank " + std::to_string(q->lora_rank);
             a.best_params = *q;
             a.best_args   = options_between(p, *q);
             return a;

@@ -108,9 +108,24 @@ const catalog_entry* find_in_catalog(std::string_view name) {
     return it == index.end() ? nullptr : it->second;
 }
 
+namespace {
+/// `t` in `s` where a word starts (the start, or after '/', '-', '_', '.', ' '): "gemma-4" is Gemma 4,
+/// not the end of "medgemma-4b".
+bool at_word_start(std::string_view s, std::string_view t) {
+    for (auto p = s.find(t); p != std::string_view::npos; p = s.find(t, p + 1))
+        if (p == 0 || !std::isalnum(static_cast<unsigned char>(s[p - 1]))) return true;
+    return false;
+}
+} // namespace
+
 std::vector<const catalog_entry*> search_catalog(std::string_view text) {
     const std::string t = lower(text);
     std::vector<const catalog_entry*> out;
+    // Names where a word starts with the text first; only when there are none, the text anywhere
+    // (a part of a word, "wen2.5", still finds something).
+    for (const auto& e : catalog())
+        if (at_word_start(lower(e.id), t) || at_word_start(e.alias, t)) out.push_back(&e);
+    if (!out.empty() || t.empty()) return out;
     for (const auto& e : catalog())
         if (lower(e.id).find(t) != std::string::npos || e.alias.find(t) != std::string::npos) out.push_back(&e);
     return out;

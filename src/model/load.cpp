@@ -159,7 +159,13 @@ result<model_desc> load_model_unchecked(std::string_view spec, const load_option
         if (const auto* e = find_in_catalog(spec)) return with_origin(load_catalog_model(*e), "catalog", e->id);
     if (name) return hub::load_hub_model(**name, options);
     std::string msg = "not a file, a directory, or a catalog id (see `llmplan models` for the catalog)";
-    if (const auto s = suggest_models(spec, 3); !s.empty()) msg += "; did you mean " + format_suggestions(s) + "?";
+    if (const auto s = suggest_models(spec, 3); !s.empty())
+        msg += "; did you mean " + format_suggestions(s) + "?";
+    else if (const auto f = same_name_models(spec); !f.empty()) {
+        msg += "; the catalog has no such model; other versions or sizes of that name:";
+        for (std::size_t i = 0; i < f.size(); ++i)
+            msg += (i ? ", " : " ") + f[i];
+    }
     return make_error(error_code::file_not_found, msg, std::string(spec));
 }
 

@@ -82,7 +82,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 model_suggestion with_catalog_id(std::string_view id, std::string quant) {
-    model_suggestion s{std::string(id), std::move(quant), false};
+    model_suggestion s{std::string(id), std::move(quant), false, true};
     if (const auto* e = find_in_catalog(id)) {
         s.id         = e->id;
         s.in_catalog = true;
@@ -123,18 +123,60 @@ std::optional<model_suggestion> from_ollama(std::string_view name) {
 
 // A GGUF repo named the way llama.cpp -hf / Ollama hf.co/ name them ("hf.co/bartowski/Qwen2.5-7B-
 // Instruct-GGUF:Q4_K_M") -> the base repo name and the quant: the catalog holds the original model.
+// A GGUF type name as files and tags spell it ("q4_k_m", "iq2_xxs", "bf16"): a quant, not part of a name.
+bool is_gguf_quant(std::string_view tok) {
+    const auto q = ollama_quant(tok);
+    return !q.empty() && (q.starts_with("Q") || q.starts_with("IQ") || q == "F16" || q == "BF16" || q == "F32");
+}
+
 std::string strip_repo_decorations(std::string n, std::string& quant) {
-    for (std::string_view prefix : {"hf:", "ms:", "hf.co/", "huggingface.co/"})
+    for (std::string_view prefix : {"https://", "http://"})
         if (n.starts_with(prefix)) n.erase(0, prefix.size());
+    for (std::string_view prefix : {"hf:", "ms:", "hf.co/", "huggingface.co/", "www.huggingface.co/"})
+        if (n.starts_with(prefix)) n.erase(0, prefix.size());
+    // An address of a file in the repo (".../blob/main/NAME-Q4_K_M.gguf"): the repo and the file's quant.
+    std::string file;
+    for (std::string_view part : {"/blob/", "/resolve/", "/tree/"})
+        if (const auto p = n.find(part); p != std::string::npos) {
+            const auto last = n.rfind('/');
+            if (last > p + part.size()) file = n.substr(last + 1);
+            n.erase(p);
+            break;
+        }
     const auto slash = n.rfind('/');
     const auto colon = n.find(':', slash == std::string::npos ? 0 : slash);
     if (colon != std::string::npos) {
         quant = ollama_quant(n.substr(colon + 1));
         n.erase(colon);
     }
-    if (const auto at = n.find('@', slash == std::string::npos ? 0 : slash); at != std::string::npos) n.erase(at);
+    if (const auto at = n.find('@', slash == std::string::npos ? 0 : slash); at != std::string::npos) {
+        // LM Studio's `lms get NAME@q4_k_m` names a quant; anything else after '@' is a revision.
+        if (is_gguf_quant(n.substr(at + 1))) quant = ollama_quant(n.substr(at + 1));
+        n.erase(at);
+    }
+    if (n.ends_with(".gguf")) n.erase(n.size() - 5);
     if (n.ends_with("-gguf")) n.erase(n.size() - 5);
+    // A GGUF file's name ends in its quant ("Meta-Llama-3.1-8B-Instruct-Q4_K_M").
+    if (const auto dash = n.rfind('-'); dash != std::string::npos && dash > (slash == std::string::npos ? 0 : slash) &&
+                                        is_gguf_quant(n.substr(dash + 1))) {
+        if (quant.empty()) quant = ollama_quant(n.substr(dash + 1));
+        n.erase(dash);
+    }
+    if (quant.empty() && !file.empty()) {
+        std::string fq;
+        strip_repo_decorations(file, fq);
+        quant = fq;
+    }
     return n;
+}
+
+// Two versions or sizes are two models: "deepseek-v4" is not a typo of "deepseek-v3", nor "qwen3-4b"
+// of "qwen3-8b". Names whose digits differ are never offered as each other's typo.
+std::string digits_of(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c >= '0' && c <= '9') out += c;
+    return out;
 }
 
 } // namespace
@@ -153,22 +195,33 @@ std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t 
         const std::string sq   = squeeze(key);
         // A typo allowance that grows with the name: 1 edit up to 8 letters, then one per 6 more.
         const std::size_t allowed = 1 + (key.size() > 8 ? (key.size() - 8) / 6 : 0);
+        // Meta's own repos named Llama 3.1 "Meta-Llama-3.1-..." (the spelling GGUF and LM Studio
+        // copies keep); the catalog has the renamed "Llama-3.1-...".
+        const std::string sq_meta   = sq.starts_with("metallama") ? sq.substr(4) : sq;
+        std::size_t suffix_variants = 0;
         for (const auto& e : catalog()) {
             int score = -1;
+            bool sure = false;
             if (e.alias == key)
-                score = 0; // another organisation, or case
-            else if (squeeze(e.alias) == sq || differs_by_suffix(e.alias, key))
-                score = 1;
-            else {
+                score = 0, sure = true; // another organisation, or case
+            else if (squeeze(e.alias) == sq || squeeze(e.alias) == sq_meta)
+                score = 1, sure = true; // spaces, '-' and '_'
+            else if (differs_by_suffix(e.alias, key))
+                score = 1, ++suffix_variants;
+            else if (digits_of(e.alias) == digits_of(key)) {
                 const auto d = std::min(edit_distance(e.alias, key), edit_distance(lower(e.id), full));
                 if (d <= allowed) score = 1 + static_cast<int>(d);
             }
             if (score >= 0)
                 c.push_back({
-                    {e.id, quant, true},
+                    {e.id, quant, true, sure},
                     score
                 });
         }
+        // The only chat (or base) variant of the name is that model; two are a choice to offer.
+        if (suffix_variants == 1)
+            for (auto& x : c)
+                if (x.score == 1 && !x.s.sure) x.s.sure = true;
         std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.score < b.score; });
         // Only the best tier and the next one: an exact name in another organisation should not bring
         // every one-letter neighbour along, and an Ollama match only its case/suffix variants.
@@ -181,6 +234,22 @@ std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t 
             out.push_back(std::move(x.s));
     }
     if (out.size() > max) out.resize(max);
+    return out;
+}
+
+std::vector<std::string> same_name_models(std::string_view name, std::size_t max) {
+    std::vector<std::string> out;
+    if (max == 0 || name.empty() || name.size() > max_compared_chars) return out;
+    std::string quant;
+    const std::string full = strip_repo_decorations(lower(name), quant);
+    const auto slash       = full.rfind('/');
+    const std::string key  = slash == std::string::npos ? full : full.substr(slash + 1);
+    const auto digit       = key.find_first_of("0123456789");
+    // The name's stem before its first version or size digit, at least 3 letters ("deepseek-v").
+    if (digit == std::string::npos || digit < 3) return out;
+    const std::string stem = key.substr(0, digit);
+    for (const auto& e : catalog())
+        if (out.size() < max && e.alias.starts_with(stem)) out.push_back(e.id);
     return out;
 }
 

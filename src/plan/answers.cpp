@@ -19,8 +19,8 @@ constexpr std::array<std::string_view, 3> device_names = {"cpu", "gpu", "apple"}
 static_assert(static_cast<int>(device_kind::cpu) == 0 && static_cast<int>(device_kind::cuda) == 1 &&
                   static_cast<int>(device_kind::metal) == 2,
               "device_names follow device_kind's order");
-constexpr std::array<std::string_view, 6> way_names = {"shorter_context", "quantized_kv", "smaller_quant",
-                                                       "experts_on_cpu",  "more_gpus",    "wired_limit"};
+constexpr std::array<std::string_view, 7> way_names = {
+    "shorter_context", "quantized_kv", "smaller_quant", "experts_on_cpu", "more_gpus", "wired_limit", "other_trainer"};
 
 constexpr std::uint8_t bit(answer_kind k) {
     return static_cast<std::uint8_t>(1u << static_cast<unsigned>(k));

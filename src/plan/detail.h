@@ -49,6 +49,10 @@ plan_candidate evaluate(const model_desc& m, const inference_params& base, const
 /// one respect and re-evaluated (fit_ways.cpp), closest first.
 std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params& base, const device_spec& d,
                                     const plan_candidate& c, const plan_options& o, estimate_memo& memo);
+/// Faster ways to run the model on row `d`, which `c` fits: the same row with llama.cpp at a GGUF
+/// quant (better_ways.cpp), each at least 1.2x the decode speed of `c`, fastest first.
+std::vector<fit_option> ways_to_do_better(const model_desc& m, const inference_params& base, const device_spec& d,
+                                          const plan_candidate& c, const plan_options& o, estimate_memo& memo);
 /// The best row of each kind (answers.cpp).
 std::vector<kind_answer> kind_answers(const std::vector<plan_candidate>& cands, const plan_options& o);
 
@@ -62,6 +66,9 @@ struct feature_check {
     std::vector<std::string> unsupported;
     std::vector<std::string> versions;
     bool engine_runs = true;
+    /// false: the weights cannot run on this chip at all (FP8 below compute capability 8.0, where not
+    /// even vLLM's weight-only Marlin path exists): the row does not count as fitting.
+    bool weights_run = true;
 };
 feature_check check_features(const model_desc& m, const inference_params& p, const device_spec& d);
 /// What a training run needs that the row's platform lacks (bitsandbytes for a 4/8-bit base or 8-bit

@@ -23,6 +23,9 @@ enum class platform : std::uint8_t { cuda, rocm, metal, xpu, gaudi, tpu, cpu, co
 /// recipe for the MXFP4 kernels (Hopper and Blackwell; Ampere through the slower Marlin path); NVFP4
 /// tensor cores are Blackwell's (sm_100/sm_120; vLLM's marlin_utils_fp4 runs FP4 weight-only from 8.0).
 enum class feature : std::uint8_t { bf16, flash_attention_2, fp8, mxfp4, nvfp4 };
+/// vLLM's weight-only FP8 (Marlin) needs Ampere, compute capability 8.0 (vLLM docs, "FP8 W8A8":
+/// "Ampere GPUs are supported for W8A16 (weight-only FP8) utilizing Marlin kernels").
+constexpr double fp8_weight_only_min_cc = 8.0;
 struct feature_row {
     feature f;
     double min_cc;
@@ -173,6 +176,14 @@ feature_check check_features(const model_desc& m, const inference_params& p, con
         if (wanted && *cc < f.min_cc)
             out.unsupported.push_back(fmt::format("{} needs compute capability {:.1f}+; this GPU has {:.1f}: {}",
                                                   f.name, f.min_cc, *cc, f.instead));
+    }
+    // FP8 weights below 8.0 (Volta, Turing): no FP8 tensor cores and no weight-only Marlin path either
+    // (vLLM's FP8 docs: Marlin on Ampere 8.0+), so nothing runs them as planned.
+    if (wants_fp8 && *cc < fp8_weight_only_min_cc) {
+        out.weights_run = false;
+        out.unsupported.push_back(fmt::format(
+            "FP8 weights need compute capability {:.1f}+ even weight-only; this GPU has {:.1f}: 16-bit or int8 weights",
+            fp8_weight_only_min_cc, *cc));
     }
     for (const auto& fl : cuda_floors)
         if (*cc >= fl.min_cc) {

@@ -4,6 +4,7 @@
 
 #include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
+#include "hardware/personal_memory.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
     p.batch = o.batch;
     if (d.has_accelerator()) {
         // Memory per accelerator; a model spreads over --gpus of them (default: all the machine has).
-        p.device       = d.unified_memory ? device_kind::metal : device_kind::cuda;
+        p.device       = detail::is_apple_silicon(d) ? device_kind::metal : device_kind::cuda;
         p.engine       = d.unified_memory ? engine_kind::llama_cpp : engine_kind::vllm;
         p.gpus         = o.gpus ? o.gpus : std::max(1u, d.gpu_count);
         r.memory_bytes = *d.memory_bytes;
@@ -46,6 +47,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
         p.gpus         = 1;
         r.memory_bytes = *d.host_memory_bytes;
         r.notes.push_back("no GPU: the model runs from system RAM on the CPU");
+        if (detail::is_personal_machine(d)) r.notes.push_back(detail::personal_ram_note(*d.host_memory_bytes));
         if (d.host_memory_is_platform_max)
             r.notes.push_back("RAM: the most this CPU's platform takes, not what a given machine has");
     } else {
@@ -62,6 +64,9 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
     const double usable = pool ? gpu_memory_utilization(p) : 1.0;
     r.budget_bytes =
         detail::saturate<std::uint64_t>(usable * static_cast<double>(r.memory_bytes), detail::rounding::toward_zero);
+    // A laptop's or desktop's RAM: the OS, the desktop and a browser keep their share.
+    if (p.device == device_kind::cpu && detail::is_personal_machine(d))
+        r.budget_bytes = detail::personal_model_ram_bytes(r.memory_bytes);
     if (pool)
         r.notes.push_back(
             fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, gpu_memory_utilization(p)));

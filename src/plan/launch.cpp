@@ -40,9 +40,17 @@ std::optional<std::string> ollama_line(const std::string& gguf, const inference_
     std::string params = fmt::format("PARAMETER num_ctx {}\\n", p.ctx);
     if (p.gpu_layers >= 0 || p.device == device_kind::cpu)
         params += fmt::format("PARAMETER num_gpu {}\\n", p.device == device_kind::cpu ? 0 : p.gpu_layers);
+    // An Ollama library tag ("llama3.1:8b") is pulled and named as it is; a file is read from ./.
+    const bool library = gguf.find(':') != std::string::npos && gguf.find('/') == std::string::npos;
+    if (library) {
+        tag = gguf;
+        std::replace(tag.begin(), tag.end(), ':', '-');
+        tag += fmt::format("-ctx{}", p.ctx);
+    }
     std::string s = fmt::format("printf 'FROM {}\\n{}' > Modelfile && ollama create {} -f Modelfile && ollama run {}",
-                                gguf.find('/') == std::string::npos ? "./" + gguf : gguf, params, tag, tag);
-    if (gguf.starts_with("hf.co/")) s = fmt::format("ollama pull {} && ", gguf) + s; // FROM names a pulled model
+                                gguf.find('/') == std::string::npos && !library ? "./" + gguf : gguf, params, tag, tag);
+    if (gguf.starts_with("hf.co/") || library)
+        s = fmt::format("ollama pull {} && ", gguf) + s; // FROM names a pulled model
     std::string env;
     if (p.batch > 1) env += fmt::format("OLLAMA_NUM_PARALLEL={} ", p.batch);
     if (p.flash_attn) env += "OLLAMA_FLASH_ATTENTION=1 ";
@@ -143,7 +151,14 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         }
         out.emplace_back("llama.cpp", std::move(s));
         if (nodes == 1)
-            if (auto o = ollama_line(ollama_model(m, gguf_name(m, p)), p)) out.emplace_back("ollama", std::move(*o));
+            if (auto o = ollama_line(
+                    [&] {
+                        const auto tag = ollama_library_tag(
+                            m, p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : std::string());
+                        return tag.empty() ? ollama_model(m, gguf_name(m, p)) : tag;
+                    }(),
+                    p))
+                out.emplace_back("ollama", std::move(*o));
     } else if (how == launch::vllm_serve && p.device == device_kind::cuda) {
         const unsigned pp = std::max(1u, p.pipeline_parallel);
         std::string s     = fmt::format("vllm serve {} --tensor-parallel-size {}", vllm_model_arg(m), count / pp);

@@ -1,6 +1,9 @@
 // Launch-line model arguments for models read from the Hugging Face Hub or ModelScope.
 #include "plan/launch_source.h"
 
+#include "detail/strings.h"
+#include "model/ollama_names.h"
+
 #include <array>
 #include <fmt/format.h>
 #include <string_view>
@@ -52,6 +55,15 @@ std::string ollama_model(const model_desc& m, const std::string& file) {
     // Ollama pulls hf.co/{user}/{repo}:{quant} (Hugging Face's "Use Ollama with any GGUF model" docs).
     if (!hub_gguf(m) || m.origin.quant.empty()) return file;
     return fmt::format("hf.co/{}:{}", m.origin.repo, m.origin.quant);
+}
+
+std::string ollama_library_tag(const model_desc& m, std::string_view gguf_ftype) {
+    if (m.from_gguf || m.origin.kind != "catalog" || gguf_ftype.empty()) return {};
+    for (const auto& r : ollama_names()) {
+        if (lower(r.hf_id) != lower(m.id) || lower(r.quant) != lower(gguf_ftype)) continue;
+        return r.size.empty() ? std::string(r.family) : fmt::format("{}:{}", r.family, r.size);
+    }
+    return {};
 }
 
 std::string vllm_model_arg(const model_desc& m) {

@@ -5,6 +5,7 @@
 #include "llmplan/model_desc.h"
 
 #include <string>
+#include <string_view>
 
 namespace llmplan::detail {
 
@@ -14,6 +15,10 @@ namespace llmplan::detail {
 std::string llama_model_arg(const model_desc& m, const std::string& file);
 /// Ollama's FROM: "hf.co/ORG/NAME:QUANT" for a Hub GGUF picked by a tag, else the file.
 std::string ollama_model(const model_desc& m, const std::string& file);
+/// The Ollama library tag that pulls this catalog model at this GGUF type ("llama3.1:8b" for
+/// meta-llama/Llama-3.1-8B-Instruct at q4_k_m: data/ollama/names.csv, its quant column), else "".
+/// A file nobody has is no launch line; a tag is (issue 25, finding 10).
+std::string ollama_library_tag(const model_desc& m, std::string_view gguf_ftype);
 /// vLLM: the repo id (m.id), with "--revision COMMIT" when a revision other than the default
 /// branch was asked for; ModelScope repos with VLLM_USE_MODELSCOPE=True before the command.
 std::string vllm_model_arg(const model_desc& m);

@@ -2,6 +2,7 @@
 #include "llmplan/plan.h"
 
 #include "estimate/engine_traits.h"
+#include "hardware/personal_memory.h"
 #include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
@@ -32,13 +33,18 @@ placement place(const device_spec& d) {
         pl.kind         = kind;
         pl.device       = device_kind::cpu;
         pl.memory_bytes = d.host_memory_bytes;
+        // A laptop's or desktop's RAM is shared with the OS, the desktop and a browser.
+        if (d.host_memory_bytes && detail::is_personal_machine(d))
+            pl.memory_bytes = detail::personal_model_ram_bytes(*d.host_memory_bytes);
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
         pl.counts = {1};
     };
     auto as_gpu = [&](candidate_kind kind, std::vector<unsigned> counts) {
-        pl.kind         = kind;
-        pl.device       = d.unified_memory ? device_kind::metal : device_kind::cuda;
+        pl.kind = kind;
+        // Metal on Apple silicon only: DGX Spark's unified memory runs CUDA, Strix Halo's ROCm or Vulkan
+        // (llama.cpp's GPU backends take the same command line; "cuda" is any GPU here).
+        pl.device       = detail::is_apple_silicon(d) ? device_kind::metal : device_kind::cuda;
         pl.memory_bytes = d.memory_bytes;
         pl.bandwidth    = d.memory_bandwidth_bytes_per_s;
         pl.counts       = std::move(counts);
@@ -55,7 +61,7 @@ placement place(const device_spec& d) {
         break;
     case hardware_kind::laptop:
         if (d.has_accelerator())
-            as_gpu(d.unified_memory ? candidate_kind::apple : candidate_kind::gpu, {d.gpu_count});
+            as_gpu(detail::is_apple_silicon(d) ? candidate_kind::apple : candidate_kind::gpu, {d.gpu_count});
         else
             as_cpu(candidate_kind::cpu);
         break;
@@ -240,12 +246,16 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
                 c.findings.push_back(make_reason(reason_code::offload_layers, host,
                                                  static_cast<unsigned>(std::max<std::int64_t>(0, p.gpu_layers))));
             }
-            if (d.host_memory_bytes && host > static_cast<std::int64_t>(*d.host_memory_bytes)) {
-                c.reasons.push_back(fmt::format("the RAM ({}) cannot hold the rest",
-                                                gib_text(static_cast<double>(*d.host_memory_bytes))));
-                need = have + (host - static_cast<std::int64_t>(*d.host_memory_bytes)); // short by that much
-                c.findings.push_back(
-                    make_reason(reason_code::ram_short, host - static_cast<std::int64_t>(*d.host_memory_bytes)));
+            // The RAM a model can count on: a personal machine's OS and browser keep their share.
+            const std::optional<std::uint64_t> ram =
+                d.host_memory_bytes && detail::is_personal_machine(d)
+                    ? std::optional<std::uint64_t>(detail::personal_model_ram_bytes(*d.host_memory_bytes))
+                    : d.host_memory_bytes;
+            if (ram && host > static_cast<std::int64_t>(*ram)) {
+                c.reasons.push_back(fmt::format("the RAM ({} free for a model) cannot hold the rest",
+                                                gib_text(static_cast<double>(*ram))));
+                need = have + (host - static_cast<std::int64_t>(*ram)); // short by that much
+                c.findings.push_back(make_reason(reason_code::ram_short, host - static_cast<std::int64_t>(*ram)));
             }
         }
     }
@@ -255,6 +265,8 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         c.headroom_bytes = have - need;
         c.findings.push_back(make_reason(c.fits ? reason_code::fits : reason_code::does_not_fit,
                                          c.fits ? c.headroom_bytes : -c.headroom_bytes));
+        if (pl.device == device_kind::cpu && d.host_memory_bytes && detail::is_personal_machine(d))
+            c.reasons.push_back(detail::personal_ram_note(*d.host_memory_bytes));
         if (pl.device == device_kind::cpu && d.host_memory_is_platform_max)
             c.reasons.push_back(fmt::format("{}needs {} of RAM; the platform takes up to {}",
                                             c.fits ? "" : "does not fit: ", gib_text(static_cast<double>(need)),
@@ -365,6 +377,11 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     for (const auto& u : c.unsupported)
         c.reasons.push_back("will not run as planned: " + u);
     if (!features.engine_runs) c.meets_speed = false;
+    if (!features.weights_run && c.fits) { // memory is not enough: it must run
+        c.fits        = false;
+        c.meets_speed = false;
+        c.reasons.push_back("does not fit as planned: this GPU cannot run these weights");
+    }
     if (auto cost = hourly_cost(d, c.count, c.nodes, o)) {
         c.cost_per_hour_usd           = cost->usd_per_hour;
         c.power_w                     = cost->power_w;
@@ -389,6 +406,11 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
             rows.emplace_back(detail::evaluate(m, p, *d, o, memo), d);
     std::stable_sort(rows.begin(), rows.end(),
                      [](const auto& a, const auto& b) { return cheapest_first(a.first, b.first); });
+    // Among the rows that fit, those that run as planned come first (issue 25, finding 10: an fp8 plan
+    // recommended A100s that "will not run as planned"); each group keeps its order.
+    std::stable_partition(rows.begin(), rows.end(),
+                          [](const auto& x) { return !x.first.fits || x.first.unsupported.empty(); });
+    std::stable_partition(rows.begin(), rows.end(), [](const auto& x) { return x.first.fits; });
     for (auto& row : rows)
         r.candidates.push_back(std::move(row.first));
     r.answers = detail::kind_answers(r.candidates, o);
@@ -450,6 +472,28 @@ plan_result make_plan(const model_desc& m, const inference_params& p, const std:
         rec.why.push_back(std::move(because));
         r.recommendation = std::move(rec);
     }
+    // Ways to do better where it fits, on the rows a person reads first: this machine, the best of
+    // each kind and the recommended one.
+    std::vector<std::size_t> read_first;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (r.candidates[i].kind == candidate_kind::local) read_first.push_back(i);
+    for (const auto& a : r.answers)
+        read_first.push_back(a.index);
+    if (r.recommendation) read_first.push_back(r.recommendation->index);
+    for (std::size_t i : read_first) {
+        auto& c = r.candidates[i];
+        if (c.fits && c.better_options.empty())
+            c.better_options = detail::ways_to_do_better(m, p, *rows[i].second, c, o, memo);
+    }
+    // The launch lines of each way to fit stay on those rows only (the rest of the table has its
+    // settings; --json stays small).
+    std::vector<bool> keep(r.candidates.size(), false);
+    for (std::size_t i : read_first)
+        keep[i] = true;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (!keep[i])
+            for (auto& f : r.candidates[i].fit_options)
+                f.launch.clear();
     return r;
 }
 

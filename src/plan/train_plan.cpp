@@ -301,6 +301,48 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
         c.reasons.push_back(fmt::format("cannot estimate: {}", s.failure->what()));
         return c;
     }
+    // Fewer GPUs with another trainer or a lower LoRA rank (issue 25, finding 7): where the asked
+    // trainer needs several cards, or none fits, one card may do with unsloth (checkpoints offloaded
+    // to RAM, fused loss) or with LoRA rank 8: training_fit.cpp's ranks 6 and 7, here on one GPU.
+    std::optional<std::pair<std::string, outcome>> one_gpu;
+    if (!pl.cpu && !pl.apple && !pl.counts_are_machine && (!best || best->cfg.gpus > 1)) {
+        std::vector<std::pair<std::string, training_params>> others;
+        if (p.trainer != "unsloth" && find_trainer("unsloth") != nullptr) {
+            auto q    = p;
+            q.trainer = "unsloth";
+            others.emplace_back("--trainer unsloth", q);
+        }
+        if (p.method != train_method::full && p.lora_rank > 8) {
+            auto q      = p;
+            q.lora_rank = 8;
+            others.emplace_back("--lora-rank 8", q);
+            if (!others.empty() && others.front().second.trainer != p.trainer) {
+                q.trainer = others.front().second.trainer;
+                others.emplace_back("--trainer unsloth --lora-rank 8", q);
+            }
+        }
+        for (const auto& [words, q] : others) {
+            row_search t{m, q, pl, s.flops, std::nullopt};
+            for (bool ck : ckpts)
+                if (auto o = t.run({1, 1, 0, ck, false}); o && o->fits) {
+                    one_gpu.emplace(words + (ck && !p.grad_checkpointing ? " --grad-checkpointing on" : ""), *o);
+                    break;
+                }
+            if (one_gpu) break;
+        }
+    }
+    if (one_gpu) {
+        fit_option f;
+        f.way            = fit_way::other_trainer;
+        f.value          = 1;
+        f.setting        = one_gpu->first;
+        f.fits           = true;
+        f.headroom_bytes = one_gpu->second.headroom;
+        c.fit_options.push_back(f);
+        c.reasons.push_back(fmt::format("on one GPU with {}: fits with {} headroom, {:.0f} training tokens/s",
+                                        one_gpu->first, gib_text(static_cast<double>(one_gpu->second.headroom)),
+                                        one_gpu->second.tokens_per_s));
+    }
     const outcome& o = best ? *best : *closest;
     c.count          = o.cfg.gpus;
     c.fits           = o.fits;
@@ -403,9 +445,24 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
         c.cost_per_million_tokens_usd = *c.cost_per_hour_usd / (o.tokens_per_s * 3600.0) * 1e6;
         t.run_cost_usd                = *c.cost_per_hour_usd * t.run_hours;
     }
-    if (o.fits && d.kind == hardware_kind::gpu && o.cfg.nodes == 1 && o.cfg.gpus < 8 && !pl.apple)
+    // A one-off run on hardware bought for it pays the purchase, not the hours' share of three years
+    // (issue 25, finding 6: $16k of cards for a 3.6 h run is not "$4.95"): price x units + the run's
+    // power (load power x hours x PUE x electricity price). This machine is already paid for.
+    if (!d.price_usd_per_hour && d.price_usd && d.kind != hardware_kind::local && o.tokens_per_s > 0) {
+        const unsigned units = purchase_of(d) == purchase_kind::card ? o.cfg.gpus : o.cfg.nodes;
+        t.purchase_usd       = *d.price_usd * units;
+        t.power_usd = d.tdp_w ? *d.tdp_w * units / 1000.0 * t.run_hours * cost.pue * cost.electricity_usd_per_kwh : 0.0;
+        t.run_cost_usd                = *t.purchase_usd + *t.power_usd;
+        c.cost_per_million_tokens_usd = *t.run_cost_usd / static_cast<double>(train_tokens) * 1e6;
+        c.reasons.push_back(fmt::format("bought for this run: ${:.0f} of {}{} + ${:.2f} of power for {:.1f} h",
+                                        *t.purchase_usd, units > 1 ? fmt::format("{} x ", units) : "", d.name,
+                                        *t.power_usd, t.run_hours));
+    }
+    // Rented by the hour, more GPUs cost about the same a run; bought for the run, each card is paid.
+    if (o.fits && d.kind == hardware_kind::gpu && o.cfg.nodes == 1 && o.cfg.gpus < 8 && !pl.apple && !t.purchase_usd)
         c.reasons.push_back("more GPUs of this type cut the time in proportion at about the same cost");
-    c.launch   = train_launch(m, p, pl, o);
+    c.launch = train_launch(m, p, pl, o);
+    if (d.kind == hardware_kind::cloud) c.instances = t.nodes; // counted in instances, as inference plans
     c.training = t;
     return c;
 }
@@ -458,6 +515,8 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
     r.options = cost;
     for (const device_spec* d : candidates) {
         if (!d) continue;
+        // --kind: only rows answering for those kinds (this machine always).
+        if (cost.kinds != 0 && d->kind != hardware_kind::local && (answer_kinds_of(*d) & cost.kinds) == 0) continue;
         // bf16 needs a GPU that has it: a plan on one without trains in fp16 with loss scaling, the
         // nearest that runs (and its DeepSpeed config says fp16, never bf16).
         training_params q  = p;
@@ -481,7 +540,8 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
                           [](const plan_candidate& c) { return c.unsupported.empty(); });
     if (!r.candidates.empty() && r.candidates.front().fits && r.candidates.front().unsupported.empty()) {
         const auto& c = r.candidates.front();
-        plan_recommendation rec{c.hardware, c.count, c.reasons};
+        // A cloud pick is counted in instances, as the inference plan counts it.
+        plan_recommendation rec{c.hardware, c.instances > 0 ? c.instances : c.count, c.reasons};
         const auto& t = *c.training;
         if (c.cost_per_million_tokens_usd && t.run_cost_usd)
             rec.why.push_back(
@@ -490,6 +550,35 @@ plan_result make_train_plan(const model_desc& m, const training_params& p,
                             *c.cost_per_million_tokens_usd, t.train_tokens, t.run_hours, *t.run_cost_usd));
         else
             rec.why.push_back(fmt::format("fits; no price known; {} tokens in {:.1f} h", t.train_tokens, t.run_hours));
+        // Rent or buy: the cheapest rented and the cheapest owned rows that fit, and after how many
+        // runs like this one buying costs less (purchase / (rent a run - power a run)).
+        const plan_candidate *rent = nullptr, *own = nullptr;
+        for (const auto& x : r.candidates) {
+            if (!x.fits || !x.unsupported.empty() || !x.training || !x.training->run_cost_usd) continue;
+            if (x.training->purchase_usd) {
+                if (!own) own = &x;
+            } else if (x.kind == candidate_kind::cloud && !rent) {
+                rent = &x;
+            }
+        }
+        if (rent && own) {
+            const double rent_run  = *rent->training->run_cost_usd;
+            const double power_run = own->training->power_usd.value_or(0);
+            // Instances of a cloud row, cards of a card row, machines otherwise.
+            const auto units = [](const plan_candidate& x) {
+                const unsigned n = x.kind == candidate_kind::cloud || x.kind == candidate_kind::local ||
+                                           x.training->purchase_usd.value_or(0) == 0
+                                       ? x.training->nodes
+                                       : x.count;
+                return n > 1 ? fmt::format("{} x ", n) : std::string();
+            };
+            if (rent_run > power_run)
+                rec.why.push_back(fmt::format(
+                    "rent or buy: renting {}{} costs ${:.2f} a run; buying {}{} costs ${:.0f} once and ${:.2f} of "
+                    "power a run, so buying pays off after {:.0f} runs like this one",
+                    units(*rent), rent->hardware, rent_run, units(*own), own->hardware, *own->training->purchase_usd,
+                    power_run, std::ceil(*own->training->purchase_usd / (rent_run - power_run))));
+        }
         r.recommendation = std::move(rec);
     }
     return r;

@@ -13,9 +13,18 @@ double gib(std::uint64_t b) {
 std::string gib(std::optional<std::uint64_t> b) {
     return b ? fmt::format("{:.1f} GiB", gib(*b)) : std::string("?");
 }
-/// Vendor sizes are decimal GB ("80GB"); the list shows them as the vendors do.
-std::string gb(std::optional<std::uint64_t> b) {
-    return b ? fmt::format("{:.0f} GB", static_cast<double>(*b) / 1e9) : std::string("?");
+/// Memory in one unit, GiB (2^30 bytes) as every other answer gives it: what a model can use (a card
+/// sold as "80GB" shows 79 GiB, the driver's share taken; a Mac its GPU's share of the RAM).
+std::string gib_short(std::optional<std::uint64_t> b) {
+    if (!b) return "?";
+    const double g = gib(*b);
+    return g < 10 ? fmt::format("{:.1f} GiB", g) : fmt::format("{:.0f} GiB", g);
+}
+/// The row's type as a person names it: a laptops.csv row is a laptop or a desktop (its form column),
+/// not every owned machine a "laptop".
+std::string type_of(const device_spec& d) {
+    if (d.kind == hardware_kind::laptop) return d.form.rfind("desktop", 0) == 0 ? "desktop" : "laptop";
+    return std::string(to_string(d.kind));
 }
 std::string gbs(std::optional<std::uint64_t> b) {
     return b ? fmt::format("{:.0f} GB/s", static_cast<double>(*b) / 1e9) : std::string("?");
@@ -66,8 +75,8 @@ std::string catalog_table(const std::vector<device_spec>& rows) {
     std::string s = fmt::format("{:<30} {:<7} {:>9} {:>10} {:>7} {:>9}  {}\n", "NAME", "KIND", "MEMORY", "BANDWIDTH",
                                 "BF16 TF", "PRICE", "GPU / PROVIDER");
     for (const auto& d : rows) {
-        std::string mem = d.memory_bytes ? gb(d.memory_bytes) : gb(d.host_memory_bytes);
-        if (d.gpu_count > 1) mem = fmt::format("{}x{}", d.gpu_count, gb(d.memory_bytes));
+        std::string mem = d.memory_bytes ? gib_short(d.memory_bytes) : gib_short(d.host_memory_bytes);
+        if (d.gpu_count > 1) mem = fmt::format("{}x{}", d.gpu_count, gib_short(d.memory_bytes));
         const auto bw =
             gbs(d.memory_bandwidth_bytes_per_s ? d.memory_bandwidth_bytes_per_s : d.host_memory_bandwidth_bytes_per_s);
         const auto price = d.price_usd_per_hour ? fmt::format("${:.2f}/h", *d.price_usd_per_hour)
@@ -76,7 +85,7 @@ std::string catalog_table(const std::vector<device_spec>& rows) {
         const auto name  = wrapped(d.name, name_w);
         const auto extra = wrapped(
             d.kind == hardware_kind::cloud ? fmt::format("{} {}", d.provider, d.gpu_model) : d.gpu_model, extra_w);
-        s += fmt::format("{:<30} {:<7} {:>9} {:>10} {:>7} {:>9}  {}\n", name[0], to_string(d.kind), mem, bw,
+        s += fmt::format("{:<30} {:<7} {:>9} {:>10} {:>7} {:>9}  {}\n", name[0], type_of(d), mem, bw,
                          tflops(d.bf16_flops), price, extra[0]);
         for (std::size_t i = 1; i < std::max(name.size(), extra.size()); ++i) {
             const std::string more = i < extra.size() ? extra[i] : std::string();
@@ -132,8 +141,10 @@ std::string hardware_text(const hardware_document& d) {
     }
     std::string s = catalog_table(d.rows);
     if (d.what == hardware_request::mode::list)
-        return s + fmt::format("{} of {} rows; figures and sources: data/hardware/SOURCES.md\n", d.rows.size(),
-                               d.catalog_size);
+        return s + fmt::format("{} of {} rows.\nMEMORY: what a model can use, in GiB (2^30 bytes): a card's less "
+                               "the driver's share,\na Mac's GPU share of its RAM, else the RAM. BANDWIDTH: GB/s "
+                               "(10^9 bytes a second).\n",
+                               d.rows.size(), d.catalog_size);
     const auto& row = d.rows.at(0);
     s += fmt::format("id: {}; bought as: {}{}\n", row.id, to_string(purchase_of(row)),
                      host_needs(row).empty() ? "" : "; needs " + host_needs(row));

@@ -5,6 +5,9 @@
 namespace llmplan {
 namespace {
 
+/// Hours in a month: 8760 hours a year / 12.
+constexpr double hours_a_month = 8760.0 / 12.0;
+
 /// A speed the plan could not compute (bandwidth or compute rate unknown) is null, never 0.
 nlohmann::json speed_or_null(double v) {
     return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
@@ -51,6 +54,13 @@ nlohmann::json fit_options_json(const std::vector<fit_option>& fs) {
         LLMPLAN_JSON_MEMBERS(j, f, value, setting, fits, headroom_bytes, host_bytes);
         j["way"]                 = name(f.way);
         j["decode_tokens_per_s"] = speed_or_null(f.decode_tokens_per_s);
+        if (!f.cost.empty()) j["cost"] = f.cost;
+        if (!f.launch.empty()) {
+            nlohmann::json launch = nlohmann::json::object();
+            for (const auto& [engine, line] : f.launch)
+                launch[engine] = line;
+            j["launch"] = std::move(launch);
+        }
         a.push_back(std::move(j));
     }
     return a;
@@ -81,11 +91,18 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
         row["prefill_tokens_per_s"] = speed_or_null(c.prefill_tokens_per_s);
         row["launch"]               = launch;
         row["runs_on"]              = runs_on_name(c.runs_on);
+        row["gpus"]                 = c.runs_on == device_kind::cpu ? 0u : c.count; // accelerators in all
+        // Costs as people pay them: a month is 8760 / 12 = 730 hours (a rented instance kept all month;
+        // an owned one its purchase share and power at the plan's utilization, as cost_per_hour_usd).
+        if (!c.training)
+            row["cost_per_month_usd"] =
+                c.cost_per_hour_usd ? nlohmann::json(*c.cost_per_hour_usd * hours_a_month) : nlohmann::json();
         // extra fields (not in the contract)
         row["ttft_s"]       = c.prefill_tokens_per_s > 0 ? nlohmann::json(c.ttft_s) : nlohmann::json();
         row["findings"]     = reasons_json(c.findings);
         row["answer_kinds"] = kinds_json(c.answer_kinds);
         row["fit_options"]  = fit_options_json(c.fit_options);
+        if (!c.better_options.empty()) row["better_options"] = fit_options_json(c.better_options);
         cands.push_back(std::move(row));
         add_purchase_fields(cands.back(), c);
     }
@@ -100,13 +117,23 @@ nlohmann::json plan_to_json(nlohmann::json estimate, const plan_result& p) {
             {"why",         reasons_json(a.why)                                },
             {"fit_options", fit_options_json(p.candidates[a.index].fit_options)}
         });
-    if (p.recommendation)
+    if (p.recommendation) {
         j["recommendation"] = {
             {"hardware", p.recommendation->hardware},
             {"count",    p.recommendation->count   },
             {"why",      p.recommendation->why     }
         };
-    else
+        // One counting (issue 25, finding 4): the row itself (its index in candidates), its instances
+        // (cloud) and GPUs apart, and its launch lines, so a reader never has to match rows by count.
+        const auto& rec       = p.candidates.at(p.recommendation->index);
+        nlohmann::json launch = nlohmann::json::object();
+        for (const auto& [engine, line] : rec.launch)
+            launch[engine] = line;
+        j["recommendation"]["index"]     = p.recommendation->index;
+        j["recommendation"]["gpus"]      = rec.runs_on == device_kind::cpu ? 0u : rec.count;
+        j["recommendation"]["instances"] = rec.instances;
+        j["recommendation"]["launch"]    = std::move(launch);
+    } else
         j["recommendation"] = nullptr;
     if (p.cpu_or_gpu)
         j["cpu_or_gpu"] = {

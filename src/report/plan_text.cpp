@@ -26,15 +26,31 @@ std::string row_text(const plan_candidate& c) {
     const auto lines = wrapped(c.hardware, name_width);
     // an unknown speed (a missing figure) is "-", never 0
     const auto known = [](double v, const char* f) { return v > 0 ? fmt::format(fmt::runtime(f), v) : "-"; };
-    std::string s =
-        fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8} {:>8} {:>6} {:>7} {:>8}\n", lines[0], name(c.kind),
-                    c.count, c.fits ? "yes" : "no", gib(static_cast<double>(c.headroom_bytes)),
-                    c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) : "-",
-                    known(c.prefill_tokens_per_s, "{:.0f}"), known(c.ttft_s, "{:.1f}"), money(c.cost_per_hour_usd),
-                    money(c.cost_per_million_tokens_usd));
+    std::string s    = fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8.1f} {:>8} {:>8} {:>6} {:>7} {:>8}\n", lines[0],
+                                   name(c.kind), c.instances > 0 ? c.instances : c.count, c.fits ? "yes" : "no",
+                                   gib(static_cast<double>(c.headroom_bytes)),
+                                c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) : "-",
+                                   known(c.prefill_tokens_per_s, "{:.0f}"), known(c.ttft_s, "{:.1f}"),
+                                   money(c.cost_per_hour_usd), money(c.cost_per_million_tokens_usd));
     for (std::size_t i = 1; i < lines.size(); ++i)
         s += "  " + lines[i] + "\n";
     return s;
+}
+
+/// One counting of machines and accelerators (issue 25, finding 4): a cloud row is counted in
+/// instances, each a machine of N GPUs, with the GPUs in all beside it ("2 x p4d.24xlarge (16 GPUs)");
+/// a card row in cards ("4 x GeForce RTX 4090"); a machine as itself.
+std::string units_text(const plan_candidate& c) {
+    const unsigned instances =
+        c.instances > 0 ? c.instances : (c.kind == candidate_kind::cloud && c.training ? c.training->nodes : 0);
+    const bool tpu        = c.hardware.find("TPU") != std::string::npos;
+    const bool on_devices = c.runs_on != device_kind::cpu;
+    if (instances > 0) {
+        std::string s = fmt::format("{} x {}", instances, c.hardware);
+        if (on_devices && c.count > 1) s += fmt::format(" ({} {}s in all)", c.count, tpu ? "TPU chip" : "GPU");
+        return s;
+    }
+    return c.count > 1 ? fmt::format("{} x {}", c.count, c.hardware) : c.hardware;
 }
 
 std::string lines(const std::vector<std::string>& items) {
@@ -54,6 +70,50 @@ std::string fit_option_text(const fit_option& f) {
     return s;
 }
 
+/// "--engine llama.cpp --weights q4_k_m: 9.1 tokens/s, headroom 4.2 GiB (3.1x the speed; quality: ...)".
+std::string better_option_text(const fit_option& f) {
+    return fmt::format("{}: {} tokens/s, headroom {:.1f} GiB ({})", f.setting,
+                       f.decode_tokens_per_s > 0 ? tokens_per_s_text(f.decode_tokens_per_s) : std::string("-"),
+                       gib(static_cast<double>(f.headroom_bytes)), f.cost);
+}
+
+/// The way a person would take on this row: the fastest way to do better where it fits, else the
+/// fastest way to fit that fits; nullptr when neither.
+const fit_option* chosen_way(const plan_candidate& c) {
+    if (!c.better_options.empty() && !c.better_options.front().launch.empty()) return &c.better_options.front();
+    if (!c.fits)
+        for (const auto& f : c.fit_options)
+            if (f.fits && !f.launch.empty()) return &f;
+    return nullptr;
+}
+
+/// A row's settings as they run: the chosen way's launch lines when there is one, else the row's own.
+std::string settings_text(const plan_candidate& c, const char* indent) {
+    std::string s;
+    for (const auto& f : c.better_options)
+        s += fmt::format("{}- faster: {}\n", indent, better_option_text(f));
+    const fit_option* way = chosen_way(c);
+    const auto& launch    = way ? way->launch : c.launch;
+    if (way) s += fmt::format("{}run it {}({}):\n", indent, c.fits ? "faster " : "", way->setting);
+    for (const auto& [engine, line] : launch)
+        s += fmt::format("{}{}{}: {}\n", indent, way ? "  " : "", engine, line);
+    return s;
+}
+
+/// The person's own machine first (this machine, detected): what runs, how fast, with which settings.
+std::string my_machine_text(const plan_result& p) {
+    std::string s;
+    for (const auto& c : p.candidates)
+        if (c.kind == candidate_kind::local) {
+            s += "this machine:\n" + row_text(c) + lines(c.reasons);
+            for (const auto& f : c.fit_options)
+                s += fmt::format("  - to fit: {}\n", fit_option_text(f));
+            s += settings_text(c, "  ");
+            s += "\n";
+        }
+    return s;
+}
+
 /// The short answer first: the best row of each kind, why, and how to make it fit when nothing does.
 std::string answers_text(const plan_result& p) {
     if (p.answers.empty()) return {};
@@ -61,38 +121,46 @@ std::string answers_text(const plan_result& p) {
     for (const auto& a : p.answers) {
         const auto& c = p.candidates[a.index];
         s += fmt::format(
-            "  {:<8} {}{}:{}\n", name(a.kind), c.count > 1 ? fmt::format("{} x ", c.count) : "", c.hardware,
-            c.fits ? fmt::format(" {}{}",
-                                 c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) + " tokens/s"
-                                                           : std::string("speed unknown"),
-                                 c.cost_per_hour_usd ? fmt::format(", ${:.3f}/h", *c.cost_per_hour_usd) : std::string())
-                   : std::string(" does not fit"));
+            "  {:<8} {}:{}\n", name(a.kind), units_text(c),
+            c.fits
+                ? fmt::format(" {}{}",
+                              c.decode_tokens_per_s > 0 ? tokens_per_s_text(c.decode_tokens_per_s) + " tokens/s"
+                                                        : std::string("speed unknown"),
+                              c.cost_per_hour_usd ? fmt::format(", ${:.3f}/h (${:.0f} a month)", *c.cost_per_hour_usd,
+                                                                *c.cost_per_hour_usd * 8760.0 / 12.0)
+                                                  : std::string())
+                : std::string(" does not fit"));
         for (const auto& r : a.why)
             s += fmt::format("           - {}\n", reason_text(r));
         for (const auto& f : c.fit_options)
             s += fmt::format("           - to fit: {}\n", fit_option_text(f));
+        for (const auto& f : c.better_options)
+            s += fmt::format("           - faster: {}\n", better_option_text(f));
+        // The line that runs the chosen way on this row (its settings: -ngl 0 on a CPU).
+        if (const fit_option* way = chosen_way(c); way)
+            s += fmt::format("           - run it ({}): {}\n", way->setting, way->launch.front().second);
     }
     return s + "\n";
 }
 
 std::string infer_table(const plan_result& p, std::size_t top, const std::string& turn) {
-    std::string s = answers_text(p);
+    // This machine first, then what to buy or rent.
+    std::string s = my_machine_text(p) + answers_text(p);
     if (p.recommendation) {
-        s += fmt::format("recommended: {} x {}\n", p.recommendation->count, p.recommendation->hardware);
+        const auto& rec = p.candidates[p.recommendation->index];
+        s += fmt::format("recommended: {}{}\n",
+                         rec.count > 1 || rec.instances > 0 ? units_text(rec) : "1 x " + rec.hardware,
+                         rec.kind == candidate_kind::local   ? ""
+                         : rec.kind == candidate_kind::cloud ? " (to rent)"
+                                                             : " (to buy)");
         s += lines(p.recommendation->why);
-        for (const auto& [engine, line] : p.candidates[p.recommendation->index].launch)
-            s += fmt::format("  {}: {}\n", engine, line);
+        s += settings_text(rec, "  ");
     } else {
         s += "nothing in the catalog fits\n";
     }
-    for (const auto& c : p.candidates)
-        if (c.kind == candidate_kind::local) {
-            s += "\nthis machine:\n" + row_text(c) + lines(c.reasons);
-            for (const auto& f : c.fit_options)
-                s += fmt::format("  - to fit: {}\n", fit_option_text(f));
-        }
     if (p.cpu_or_gpu) s += fmt::format("\nCPU or GPU: {}\n", p.cpu_or_gpu->choice) + lines(p.cpu_or_gpu->why);
-    s += "\nmemory in GiB (2^30 bytes), speeds in tokens/s, times in seconds, money in US dollars\n";
+    s += "\nmemory in GiB (2^30 bytes), speeds in tokens/s, times in seconds, money in US dollars; n: cards, "
+         "or instances of a cloud row (each with the GPUs its name says)\n";
     s += turn + "\n";
     s += fmt::format("{:<30} {:<7} {:>3} {:<4} {:>8} {:>8} {:>8} {:>6} {:>7} {:>8}\n", "hardware", "kind", "n", "fits",
                      "headroom", "decode", "prefill", "ttft", "$/h", "$/Mtok");
@@ -161,7 +229,8 @@ std::string train_table(const plan_result& p, std::uint64_t train_tokens, std::s
     }
     if (!p.recommendation) return s + "\nnothing in the catalog fits\n";
     const auto& rec = p.candidates[p.recommendation->index];
-    s += fmt::format("\nrecommended: {} x {}\n", p.recommendation->count, p.recommendation->hardware);
+    s += fmt::format("\nrecommended: {}\n",
+                     rec.count > 1 || rec.kind == candidate_kind::cloud ? units_text(rec) : "1 x " + rec.hardware);
     s += lines(p.recommendation->why);
     for (const auto& [name, line] : rec.launch)
         if (name != "ds_config.json") s += fmt::format("  {}: {}\n", name, line);

@@ -26,6 +26,10 @@ nlohmann::json train_plan_to_json(nlohmann::json estimate, const plan_result& p,
         c["tokens_per_step"]    = t->tokens_per_step;
         c["run_hours"]          = timed ? nlohmann::json(t->run_hours) : nlohmann::json(nullptr);
         c["run_cost_usd"]       = or_null(t->run_cost_usd);
+        if (t->purchase_usd) { // owned rows: a one-off run pays the purchase and its power
+            c["purchase_usd"] = *t->purchase_usd;
+            c["power_usd"]    = or_null(t->power_usd);
+        }
         c["nodes"]              = t->nodes;
         c["gpus_per_node"]      = t->gpus_per_node;
         c["zero_stage"]         = t->zero_stage;

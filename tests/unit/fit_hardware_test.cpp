@@ -93,7 +93,9 @@ TEST(FitHardware, CpuMachineUsesRam) {
     auto r              = fit_hardware(d, {catalog_model("Qwen/Qwen2.5-0.5B")}, {});
     ASSERT_TRUE(r.has_value()) << r.error().what();
     EXPECT_EQ(r->device, "cpu");
-    EXPECT_EQ(r->budget_bytes, 8'000'000'000u);
+    // This machine's RAM is shared with the OS, the desktop and a browser: a model counts on 2/3 of it
+    // (src/hardware/personal_memory.h; issue 25, finding 2): 8e9 x 2 / 3, truncated.
+    EXPECT_EQ(r->budget_bytes, 5'333'333'333u);
     // 0.5B at f16 is ~1 GB.
     EXPECT_TRUE(find_row(*r, "Qwen/Qwen2.5-0.5B", "f16")->fits);
 }

@@ -104,7 +104,12 @@ TEST(Plan, FittingFirstCheapestFirstAndRecommended) {
     EXPECT_EQ(r.recommendation->hardware, rec.hardware);
     EXPECT_TRUE(rec.fits);
     EXPECT_TRUE(rec.meets_speed);
+    // Among the rows that fit, those that run as planned come first (issue 25, finding 10), each group
+    // cheapest first.
     for (std::size_t i = 1; i < r.candidates.size() && r.candidates[i].fits; ++i) {
+        EXPECT_FALSE(!r.candidates[i - 1].unsupported.empty() && r.candidates[i].unsupported.empty())
+            << r.candidates[i].hardware << " runs as planned but comes after a row that does not";
+        if (r.candidates[i - 1].unsupported.empty() != r.candidates[i].unsupported.empty()) continue;
         const auto& a = r.candidates[i - 1].cost_per_million_tokens_usd;
         const auto& b = r.candidates[i].cost_per_million_tokens_usd;
         if (a && b) EXPECT_LE(*a, *b);

@@ -194,7 +194,9 @@ TEST(TrainPlan, SortedCheapestFirstAndRecommended) {
     }
     ASSERT_TRUE(r.recommendation.has_value());
     EXPECT_EQ(r.recommendation->hardware, r.candidates.front().hardware);
-    EXPECT_EQ(r.recommendation->count, r.candidates.front().count);
+    // Counted as the inference plan counts: a cloud row in instances (issue 25, finding 4).
+    const auto& front = r.candidates.front();
+    EXPECT_EQ(r.recommendation->count, front.instances > 0 ? front.instances : front.count);
 }
 
 TEST(TrainPlan, OffloadAsTheLastResortOnConsumerGpus) {
