@@ -1,6 +1,7 @@
 // Documents -> the contract's JSON (../shared/cli-contract.md), one rendering for every front end.
 #include "llmplan/document.h"
 #include "llmplan/report.h"
+#include "report/serving_report.h"
 
 namespace llmplan {
 namespace {
@@ -21,6 +22,7 @@ json estimate_json(const estimate_document& d) {
 json plan_json(const plan_document& d) {
     if (d.estimate.training) return train_plan_to_json(estimate_json(d.estimate), d.plan, d.train_tokens);
     auto j = plan_to_json(estimate_json(d.estimate), d.plan);
+    detail::add_serving_json(j, d);
     if (d.from) {
         j["from"]       = plan_to_json(estimate_json(d.from->estimate), d.from->plan);
         j["comparison"] = comparison_to_json(d.from->comparison);

@@ -1,6 +1,7 @@
 // Documents -> the text the CLI prints without --json.
 #include "report/document_text.h"
 
+#include "report/serving_report.h"
 #include "report/text_report.h"
 
 namespace llmplan {
@@ -19,7 +20,7 @@ std::string to_text(const document& doc) {
                            (d.train_fit ? training_fit_to_text(*d.train_fit) : "");
                 return inference_to_text(d.model, d.infer, *d.inference) + (d.fit ? fit_to_text(*d.fit) : "");
             } else if constexpr (std::is_same_v<D, plan_document>)
-                return detail::plan_text(d);
+                return detail::plan_text(d) + detail::serving_text(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
             else if constexpr (std::is_same_v<D, check_document>)
