@@ -36,21 +36,21 @@ struct step_efficiency {
 
 /// One instance (tensor_parallel x pipeline_parallel GPUs of one kind) as the step model sees it.
 struct instance_shape {
-    std::uint32_t tensor_parallel   = 1;
-    std::uint32_t pipeline_parallel = 1;
-    std::uint32_t n_layer           = 0;
-    double dense_weight_bytes       = 0; ///< weights every step reads (all but the routed experts), whole model
-    double expert_bytes_per_layer   = 0; ///< one MoE layer's routed experts, all of them
-    std::uint32_t moe_layers        = 0;
-    std::uint32_t n_expert          = 0;
-    std::uint32_t n_expert_used     = 0;
-    double kv_bytes_per_token       = 0; ///< every layer, one token, the whole instance (replicated heads counted)
-    double flops_per_token          = 0; ///< 2 x active parameters
-    double attn_flops_per_pair      = 0; ///< attention FLOPs of one query token against one cached token, all layers
+    std::uint32_t tensor_parallel    = 1;
+    std::uint32_t pipeline_parallel  = 1;
+    std::uint32_t n_layer            = 0;
+    double dense_weight_bytes        = 0; ///< weights every step reads (all but the routed experts), whole model
+    double expert_bytes_per_layer    = 0; ///< one MoE layer's routed experts, all of them
+    std::uint32_t moe_layers         = 0;
+    std::uint32_t n_expert           = 0;
+    std::uint32_t n_expert_used      = 0;
+    double kv_bytes_per_token        = 0; ///< every layer, one token, the whole instance (replicated heads counted)
+    double flops_per_token           = 0; ///< 2 x active parameters
+    double attn_flops_per_pair       = 0; ///< attention FLOPs of one query token against one cached token, all layers
     double allreduce_bytes_per_token = 0; ///< hidden state bytes one all-reduce moves per token
-    double bandwidth     = 0; ///< bytes/s the instance reads at (peak x share x GPUs); 0 = unknown
-    double matmul_rate   = 0; ///< FLOP/s the instance multiplies at (peak x share x GPUs); 0 = unknown
-    double link_bytes_per_s = 0; ///< one GPU's all-reduce bandwidth (NVLink / PCIe); 0 with one GPU
+    double bandwidth                 = 0; ///< bytes/s the instance reads at (peak x share x GPUs); 0 = unknown
+    double matmul_rate               = 0; ///< FLOP/s the instance multiplies at (peak x share x GPUs); 0 = unknown
+    double link_bytes_per_s          = 0; ///< one GPU's all-reduce bandwidth (NVLink / PCIe); 0 with one GPU
     step_efficiency eff;
 };
 
@@ -82,8 +82,8 @@ struct sim_config {
     std::uint64_t kv_capacity_tokens     = 0; ///< 0 = unbounded
     std::uint64_t input_len              = 1000;
     std::uint64_t output_len             = 256;
-    double concurrency                   = 0; ///< > 0: closed loop
-    double request_rate                  = 0; ///< > 0: open loop (Poisson); infinity: all at once
+    double concurrency                   = 0;    ///< > 0: closed loop
+    double request_rate                  = 0;    ///< > 0: open loop (Poisson); infinity: all at once
     std::uint32_t requests               = 1000; ///< open loop: requests simulated
     std::uint64_t seed                   = 42;
     double slo_percentile                = 99;
@@ -94,7 +94,7 @@ struct latency_stats {
 };
 
 struct sim_result {
-    bool saturated = false;  ///< open loop: the queue grows without bound (offered rate above capacity)
+    bool saturated = false; ///< open loop: the queue grows without bound (offered rate above capacity)
     latency_stats ttft_s, tpot_s;
     double output_tokens_per_s = 0;
     double total_tokens_per_s  = 0;
@@ -125,20 +125,20 @@ struct serving_figures {
     std::optional<double> cost_per_million_input_tokens_usd;
     double users_carried = 0; ///< requests in flight the deployment holds within the targets (closed-loop view)
     std::uint32_t candidates_searched = 0;
-    std::string engine;               ///< the engine whose row priced it ("vllm")
-    std::vector<std::string> reasons; ///< plain sentences: why this deployment, what binds
+    std::string engine;                                      ///< the engine whose row priced it ("vllm")
+    std::vector<std::string> reasons;                        ///< plain sentences: why this deployment, what binds
     std::vector<std::pair<std::string, std::string>> launch; ///< engine -> command lines
 };
 
 /// What the serving question needs beyond the request: the engine's defaults for the device.
 struct serving_context {
     const model_desc* model = nullptr;
-    inference_params infer;             ///< the estimate's resolved parameters (engine vLLM)
+    inference_params infer; ///< the estimate's resolved parameters (engine vLLM)
     serving_request request;
-    bool gpus_given          = false;   ///< --gpus fixes the deployment
-    bool max_num_seqs_given  = false;
+    bool gpus_given           = false; ///< --gpus fixes the deployment
+    bool max_num_seqs_given   = false;
     bool batched_tokens_given = false;
-    bool ctx_given           = false;
+    bool ctx_given            = false;
     plan_options plan;
 };
 

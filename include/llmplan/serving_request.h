@@ -21,18 +21,17 @@ std::string_view name(serving_engine e);
 /// The serving options of `plan` (the contract's names). `on` when --concurrency or --request-rate was given.
 struct serving_request {
     bool on                  = false;
-    std::uint64_t input_len  = 1000; ///< mean prompt tokens a request (contract default)
-    std::uint64_t output_len = 256;  ///< mean generated tokens a request (contract default)
+    std::uint64_t input_len  = 1000;    ///< mean prompt tokens a request (contract default)
+    std::uint64_t output_len = 256;     ///< mean generated tokens a request (contract default)
     std::optional<double> concurrency;  ///< closed loop: requests held by the server at every moment
     std::optional<double> request_rate; ///< open loop: requests a second (Poisson); +infinity = all at once
     std::optional<double> ttft_ms;      ///< target for the time to first token at slo_percentile
     std::optional<double> tpot_ms;      ///< target for the time per output token at slo_percentile
-    double slo_percentile = 99;         ///< contract default
+    double slo_percentile         = 99; ///< contract default
     std::uint32_t tensor_parallel = 0;  ///< 0: the plan chooses
     /// --engine as named: SGLang and TensorRT-LLM have their own step efficiencies; their memory is
     /// planned as vLLM's (a KV pool sized from a fraction of the GPU). Unset: from the estimate's engine.
     std::optional<serving_engine> engine;
 };
-
 
 } // namespace llmplan

@@ -1,10 +1,10 @@
 // Name/value pairs -> a request, through the option table: one parser for the CLI and the web API.
 #include "llmplan/request.h"
 
+#include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/check.h"
 #include "llmplan/units.h"
-#include "detail/checked_number.h"
 
 #include <charconv>
 #include <cmath>

@@ -165,7 +165,31 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             }
             break;
         }
-        // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not)
+        // Steps with decoders only and nothing to admit change nothing but the contexts: run them in a
+        // tight loop up to the next finish, arrival or full pool (the same arithmetic as the full step).
+        if (pre.empty() && waiting.empty() && n_dec > 0 && n_dec <= M) {
+            const std::uint64_t until     = dec.begin()->first; // the step the first cohort finishes in
+            const std::uint64_t from_step = step;
+            while (step < until && sum_ctx + pre_reserved + n_dec <= cap &&
+                   (closed || open_next >= total || open_arrivals[open_next] > now)) {
+                const auto t =
+                    step_seconds(shape, step_load{static_cast<double>(n_dec), static_cast<double>(sum_ctx), 0, 0});
+                if (!(t.seconds > 0) || !std::isfinite(t.seconds)) return sim_result{};
+                now += t.seconds;
+                busy += t.seconds;
+                weighted_running += t.seconds * static_cast<double>(n_dec);
+                if (t.compute_s > t.memory_s) compute_time += t.seconds;
+                sum_ctx += n_dec;
+                ++step;
+            }
+            if (step < until && step != from_step) continue; // an arrival or a full pool: a full step next
+        }
+        // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not).
+        // The tokens each decoder has made follow from the step it finishes in: O - (f - step + 1).
+        if (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+            for (auto& [f, ids] : dec)
+                for (const auto id : ids)
+                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - step + 1));
         while (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             if (!preempt_one()) break;
         std::uint64_t budget         = M > n_dec ? M - n_dec : 0;
@@ -243,21 +267,14 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             for (const auto id : dec.begin()->second) {
                 finish[id]    = now;
                 generated[id] = static_cast<std::uint32_t>(O);
-                sum_ctx -= I + O - 0; // context at the end: prompt + every output token
+                sum_ctx -= I + O; // context at the end: prompt + every output token
                 --n_dec;
                 ++completed;
                 if (closed) create(now);
             }
             dec.erase(dec.begin());
         }
-        // generated counts of the decoders still running are implied by their finish step
         ++step;
-        // keep generated[] current for preemption: a decoder finishing at step f has O - (f - step) tokens
-        if (!dec.empty() && sum_ctx + pre_reserved + n_dec > cap) {
-            for (auto& [f, ids] : dec)
-                for (const auto id : ids)
-                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - step + 1));
-        }
     }
     (void)sum_ctx;
 
