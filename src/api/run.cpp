@@ -4,9 +4,11 @@
 #include "estimate/engine_traits.h"
 #include "llmplan/document.h"
 #include "llmplan/train_plan.h"
+#include "serve/reprice.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 #include <memory>
 
 // GCC 12 reports -Wmaybe-uninitialized on moving a vector into a std::variant alternative through
@@ -122,11 +124,22 @@ void add_serving(plan_document& doc, const plan_request& q, const std::vector<co
     sc.plan                 = q.plan;
     doc.serving_question    = q.serving;
     doc.serving.resize(doc.plan.candidates.size());
+    // Rows of the same chip (a card and the cloud instances built on it) share one search; each gets
+    // its own prices and launch lines.
+    std::map<std::string, std::optional<serving_figures>> by_chip;
     for (std::size_t i = 0; i < doc.plan.candidates.size(); ++i) {
         const auto& c = doc.plan.candidates[i];
         for (const auto* d : cands)
             if (d->name == c.hardware) {
-                doc.serving[i] = plan_serving(sc, *d);
+                const auto key = detail::serving_chip_key(*d);
+                auto it        = by_chip.find(key);
+                if (it == by_chip.end()) {
+                    doc.serving[i] = plan_serving(sc, *d);
+                    by_chip.emplace(key, doc.serving[i]);
+                } else if (it->second) {
+                    doc.serving[i] = it->second;
+                    detail::reprice_serving(*doc.serving[i], sc, *d);
+                }
                 break;
             }
     }

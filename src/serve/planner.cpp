@@ -3,6 +3,7 @@
 // load within the targets, each configuration priced by the step model and the scheduler simulation.
 #include "llmplan/serving.h"
 #include "plan/detail.h"
+#include "serve/reprice.h"
 #include "serve/step_table.h"
 
 #include <algorithm>
@@ -193,6 +194,32 @@ std::vector<std::pair<std::string, std::string>> launch_for(const serving_contex
 }
 
 } // namespace
+
+namespace detail {
+
+std::string serving_chip_key(const device_spec& d) {
+    return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", d.memory_bytes.value_or(0),
+                       d.memory_bandwidth_bytes_per_s.value_or(0), d.fp16_flops.value_or(0), d.fp8_flops.value_or(0),
+                       d.fp32_flops.value_or(0), d.accelerator_tdp_w.value_or(0), d.compute_capability.value_or(0),
+                       d.architecture, d.memory_type, allreduce_link_bytes_per_s(d));
+}
+
+void reprice_serving(serving_figures& f, const serving_context& c, const device_spec& d) {
+    f.cost_per_hour_usd = hourly(c, d, f.gpus);
+    f.cost_per_month_usd.reset();
+    f.cost_per_million_output_tokens_usd.reset();
+    f.cost_per_million_input_tokens_usd.reset();
+    if (f.cost_per_hour_usd) {
+        f.cost_per_month_usd = *f.cost_per_hour_usd * hours_per_month;
+        if (f.output_tokens_per_s && *f.output_tokens_per_s > 0)
+            f.cost_per_million_output_tokens_usd = *f.cost_per_hour_usd / (*f.output_tokens_per_s * 3600.0) * 1e6;
+        if (f.total_tokens_per_s && *f.total_tokens_per_s > 0)
+            f.cost_per_million_input_tokens_usd = *f.cost_per_hour_usd / (*f.total_tokens_per_s * 3600.0) * 1e6;
+    }
+    f.launch = launch_for(c, d, f);
+}
+
+} // namespace detail
 
 status validate(const serving_request& r, const inference_params& p, bool ctx_given) {
     auto bad = [](std::string_view opt, std::string msg) {
