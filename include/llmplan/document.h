@@ -11,6 +11,7 @@
 #include "llmplan/plan.h"
 #include "llmplan/request.h"
 #include "llmplan/resolve.h"
+#include "llmplan/serving.h"
 #include "llmplan/training_fit.h"
 
 #include <optional>
@@ -57,6 +58,10 @@ struct plan_document {
         plan_comparison comparison;
     };
     std::optional<from_side> from;
+    /// Serving at load: one answer per candidate (same order), empty where it cannot be computed;
+    /// the whole vector is empty when the question is not asked.
+    std::vector<std::optional<serving_figures>> serving;
+    serving_request serving_question;
 };
 
 struct fit_document {

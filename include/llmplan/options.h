@@ -94,6 +94,15 @@ enum class option_id : std::uint8_t {
     // check
     log,
     log_name,
+    // plan: serving at load (include/llmplan/serving.h)
+    input_len,
+    output_len,
+    concurrency,
+    request_rate,
+    ttft_ms,
+    tpot_ms,
+    slo_percentile,
+    tensor_parallel,
 };
 
 /// How a value is written.

@@ -9,6 +9,7 @@
 #include "llmplan/load.h"
 #include "llmplan/options.h"
 #include "llmplan/plan.h"
+#include "llmplan/serving_request.h"
 #include "llmplan/train_plan.h"
 
 #include <cstdint>
@@ -54,6 +55,7 @@ struct plan_request {
     std::string from; ///< the model the user runs now
     std::size_t top            = 15;
     std::uint64_t train_tokens = default_train_tokens;
+    serving_request serving; ///< --concurrency / --request-rate (serving at load)
 };
 
 struct fit_request {

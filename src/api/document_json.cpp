@@ -2,6 +2,7 @@
 #include "llmplan/document.h"
 #include "llmplan/report.h"
 #include "plan/turn.h"
+#include "report/serving_report.h"
 
 namespace llmplan {
 namespace {
@@ -44,6 +45,7 @@ json plan_json(const plan_document& d) {
         {"decode_depth_tokens", t.decode_depth()},
         {"text",                turn_text(t)    }
     };
+    detail::add_serving_json(j, d);
     if (d.from) {
         j["from"]       = plan_to_json(estimate_json(d.from->estimate), d.from->plan);
         j["comparison"] = comparison_to_json(d.from->comparison);

@@ -1,6 +1,7 @@
 // Documents -> the text the CLI prints without --json.
 #include "report/document_text.h"
 
+#include "report/serving_report.h"
 #include "report/text_report.h"
 
 namespace llmplan {
@@ -27,7 +28,7 @@ std::string to_text(const document& doc) {
                 return resolved_line(d.resolved) + inference_to_text(d.model, d.infer, *d.inference) +
                        (d.fit ? fit_to_text(*d.fit) : "");
             } else if constexpr (std::is_same_v<D, plan_document>)
-                return resolved_line(d.estimate.resolved) + detail::plan_text(d);
+                return resolved_line(d.estimate.resolved) + detail::plan_text(d) + detail::serving_text(d);
             else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
             else if constexpr (std::is_same_v<D, check_document>)

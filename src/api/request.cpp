@@ -142,6 +142,10 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         break;
     case id::engine:
         if (const auto* e = detail::engine_by_name(v.text)) r.engine = e->kind;
+        // SGLang and TensorRT-LLM reserve a KV pool from a fraction of each GPU as vLLM does: their
+        // memory is planned as vLLM's; serving at load prices their steps with their own rows.
+        else if (v.text == "sglang" || v.text == "tensorrt-llm")
+            r.engine = engine_kind::vllm;
         break;
     case id::device:
         p.device = pick<device_kind>(
@@ -307,7 +311,93 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     return ok();
 }
 
+/// A whole number of [lo, hi] (the checked conversion of checked_number.h), or an error naming the option.
+result<std::uint64_t> in_range(const option_spec& o, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+    auto n = detail::integer_field<std::uint64_t>(static_cast<double>(v), fmt::format("--{}", o.name), lo, hi);
+    if (!n) return bad(o, fmt::format("{}; expected a whole number from {} to {}", v, lo, hi));
+    return *n;
+}
+
+/// A number of (lo, hi], or an error naming the option.
+result<double> number_in(const option_spec& o, double v, double lo, double hi, std::string_view unit) {
+    if (!(v > lo) || !(v <= hi))
+        return bad(o, fmt::format("{:g}; expected a number above {:g} and at most {:g}{}", v, lo, hi, unit));
+    return v;
+}
+
+/// Serving at load (the contract's "Serving at load").
+status apply_serving(serving_request& s, const option_spec& o, const value& v) {
+    // Bounds: a prompt or output of 10 million tokens is past every model's context; 10 million
+    // requests in flight or a second, a target of 10^7 ms (about 3 hours), are past any service.
+    constexpr std::uint64_t max_tokens = 10'000'000, max_requests = 10'000'000;
+    switch (o.id) {
+    case id::engine:
+        s.engine = v.text == "sglang"         ? serving_engine::sglang
+                   : v.text == "tensorrt-llm" ? serving_engine::trtllm
+                   : v.text == "llama.cpp"    ? serving_engine::llamacpp
+                                              : serving_engine::vllm;
+        break;
+    case id::input_len: {
+        auto n = in_range(o, v.u, 1, max_tokens);
+        if (!n) return n.error();
+        s.input_len = *n;
+        break;
+    }
+    case id::output_len: {
+        auto n = in_range(o, v.u, 1, max_tokens);
+        if (!n) return n.error();
+        s.output_len = *n;
+        break;
+    }
+    case id::concurrency: {
+        auto n = in_range(o, v.u, 1, max_requests);
+        if (!n) return n.error();
+        s.concurrency = static_cast<double>(*n);
+        s.on          = true;
+        break;
+    }
+    case id::request_rate: {
+        if (v.text == "inf" || v.text == "infinity") {
+            s.request_rate = std::numeric_limits<double>::infinity();
+        } else {
+            double d     = 0;
+            auto [p, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), d);
+            if (ec != std::errc{} || p != v.text.data() + v.text.size() || !std::isfinite(d))
+                return bad(o, fmt::format("\"{}\"; expected requests a second (a number) or inf", v.text));
+            auto r = number_in(o, d, 0, static_cast<double>(max_requests), " requests a second, or inf");
+            if (!r) return r.error();
+            s.request_rate = *r;
+        }
+        s.on = true;
+        break;
+    }
+    case id::ttft_ms:
+    case id::tpot_ms: {
+        auto r = number_in(o, v.d, 0, 1e7, " milliseconds");
+        if (!r) return r.error();
+        (o.id == id::ttft_ms ? s.ttft_ms : s.tpot_ms) = *r;
+        break;
+    }
+    case id::slo_percentile: {
+        auto r = number_in(o, v.d, 0, 100, "");
+        if (!r) return r.error();
+        s.slo_percentile = *r;
+        break;
+    }
+    case id::tensor_parallel: {
+        auto n = in_range(o, v.u, 1, 1024);
+        if (!n) return n.error();
+        s.tensor_parallel = static_cast<std::uint32_t>(*n);
+        break;
+    }
+    default:
+        break;
+    }
+    return ok();
+}
+
 status apply_plan(plan_request& r, const option_spec& o, const value& v) {
+    if (auto s = apply_serving(r.serving, o, v); !s) return s;
     auto& p = r.plan;
     switch (o.id) {
     case id::train_tokens:

@@ -5,9 +5,11 @@
 #include "estimate/engine_traits.h"
 #include "llmplan/document.h"
 #include "llmplan/train_plan.h"
+#include "serve/reprice.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 #include <memory>
 
 // GCC 12 reports -Wmaybe-uninitialized on moving a vector into a std::variant alternative through
@@ -114,11 +116,54 @@ result<std::shared_ptr<const hardware_catalog>> catalog_for(const std::string& h
     return std::make_shared<const hardware_catalog>(std::move(*c));
 }
 
+bool named(const estimate_request& e, option_id id) {
+    return std::find(e.given.begin(), e.given.end(), id) != e.given.end();
+}
+
+/// Serving at load: each candidate's deployment (include/llmplan/serving.h).
+void add_serving(plan_document& doc, const plan_request& q, const std::vector<const device_spec*>& cands) {
+    serving_context sc;
+    sc.model                = &doc.estimate.model;
+    sc.infer                = doc.estimate.infer;
+    sc.request              = q.serving;
+    sc.gpus_given           = named(q.estimate, option_id::gpus);
+    sc.max_num_seqs_given   = named(q.estimate, option_id::max_num_seqs);
+    sc.batched_tokens_given = named(q.estimate, option_id::max_num_batched_tokens);
+    sc.ctx_given            = named(q.estimate, option_id::ctx);
+    sc.plan                 = q.plan;
+    doc.serving_question    = q.serving;
+    doc.serving.resize(doc.plan.candidates.size());
+    // Rows of the same chip (a card and the cloud instances built on it) share one search; each gets
+    // its own prices and launch lines.
+    std::map<std::string, std::optional<serving_figures>> by_chip;
+    for (std::size_t i = 0; i < doc.plan.candidates.size(); ++i) {
+        const auto& c = doc.plan.candidates[i];
+        for (const auto* d : cands)
+            if (d->name == c.hardware) {
+                const auto key = detail::serving_chip_key(*d);
+                auto it        = by_chip.find(key);
+                if (it == by_chip.end()) {
+                    doc.serving[i] = plan_serving(sc, *d);
+                    by_chip.emplace(key, doc.serving[i]);
+                } else if (it->second) {
+                    doc.serving[i] = it->second;
+                    detail::reprice_serving(*doc.serving[i], sc, *d);
+                }
+                break;
+            }
+    }
+}
+
 result<plan_document> run_plan(const plan_request& q, const load_options& sources) {
     if (auto s = validate(q.plan); !s) return s.error();
+    if (auto s = validate(q.serving, q.estimate.infer, named(q.estimate, option_id::ctx)); !s) return s.error();
     auto catalog = catalog_for(q.hardware_file);
     if (!catalog) return catalog.error();
-    auto est = run_estimate(q.estimate, sources, command_kind::plan);
+    estimate_request asked = q.estimate;
+    // Serving: memory is planned for one request's context (prompt + output) unless --ctx says more.
+    if (q.serving.on && !named(q.estimate, option_id::ctx))
+        asked.infer.ctx = q.serving.input_len + q.serving.output_len;
+    auto est = run_estimate(asked, sources, command_kind::plan);
     if (!est) return est.error();
     // Every GPU, Apple SoC, machine and cloud instance with known memory (or the ones named), plus
     // this machine.
@@ -136,12 +181,13 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     }
     const auto local = to_device_spec(detect_local_hardware());
     cands.push_back(&local);
-    plan_document doc{std::move(*est), {}, q.train_tokens, q.top, std::nullopt};
+    plan_document doc{std::move(*est), {}, q.train_tokens, q.top, std::nullopt, {}, {}};
     if (doc.estimate.task == task_kind::train) {
         doc.plan = make_train_plan(doc.estimate.model, doc.estimate.train, cands, q.train_tokens, q.plan);
         return doc;
     }
     doc.plan = make_plan(doc.estimate.model, doc.estimate.infer, cands, q.plan);
+    if (q.serving.on) add_serving(doc, q, cands);
     if (q.from.empty()) return doc;
     estimate_request before = q.estimate;
     before.model            = q.from;

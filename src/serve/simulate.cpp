@@ -1,0 +1,327 @@
+// The engine's scheduler stepped over time (include/llmplan/serving.h, simulate).
+//
+// The policy is vLLM V1's (vllm/v1/core/sched/scheduler.py, Scheduler.schedule, commit 00024d31 of
+// vllm-project/vllm as stored in the public index, 2026; the same loop since v0.8): each step has a
+// token budget of max_num_batched_tokens; RUNNING requests are scheduled first, in order, each taking
+// the tokens it still needs (one for a decoding request, the rest of its prompt for a partial prefill,
+// cut to the budget: chunked prefill); when the KV pool cannot hold a running request's new tokens the
+// last request of the running list is preempted (recomputed later from the front of the waiting queue);
+// then WAITING requests are admitted in arrival order while the budget lasts, fewer than max_num_seqs
+// run, and the pool holds their prompt. SGLang's scheduler follows the same shape (running decodes,
+// then new prefills up to --chunked-prefill-size, --max-running-requests).
+//
+// Requests of one run have the same prompt and output length (the contract's means). Decoding requests
+// are kept as cohorts by the step they finish in, so a step costs O(log cohorts), not O(requests).
+#include "llmplan/serving.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace llmplan {
+namespace {
+
+/// splitmix64: a fixed, portable generator (std's distributions differ between libraries; seeded runs
+/// must give the same figures everywhere).
+struct rng {
+    std::uint64_t s;
+    std::uint64_t next() {
+        std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+        z               = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z               = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; } // [0, 1)
+    double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
+};
+
+double percentile(std::vector<double>& v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const double k = (static_cast<double>(v.size()) - 1) * std::clamp(p, 0.0, 100.0) / 100.0;
+    const auto lo  = static_cast<std::size_t>(std::floor(k));
+    const auto hi  = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (k - static_cast<double>(lo));
+}
+
+latency_stats stats_of(std::vector<double> v, double slo) {
+    latency_stats s;
+    if (v.empty()) return s;
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    s.mean   = sum / static_cast<double>(v.size());
+    s.p50    = percentile(v, 50);
+    s.p99    = percentile(v, 99);
+    s.at_slo = percentile(v, slo);
+    return s;
+}
+
+struct prefilling {
+    std::uint32_t id;
+    std::uint64_t prompt; ///< tokens to compute: the prompt, or prompt + generated after a preemption
+    std::uint64_t done;
+};
+
+} // namespace
+
+sim_result simulate(const instance_shape& shape, const sim_config& c) {
+    sim_result r;
+    const std::uint64_t I = std::max<std::uint64_t>(1, c.input_len);
+    const std::uint64_t O = std::max<std::uint64_t>(1, c.output_len);
+    const std::uint64_t S = std::max<std::uint64_t>(1, c.max_num_seqs);
+    // vLLM refuses max_num_batched_tokens < max_num_seqs; the budget holds every decode at least.
+    const std::uint64_t M   = std::max<std::uint64_t>(c.max_num_batched_tokens, 1);
+    const std::uint64_t cap = c.kv_capacity_tokens ? c.kv_capacity_tokens : std::numeric_limits<std::uint64_t>::max();
+    if (cap < I + 1) return r; // not even one request fits: the caller says so
+
+    const bool closed    = c.concurrency > 0;
+    const bool burst     = !closed && std::isinf(c.request_rate);
+    const auto in_flight = closed ? static_cast<std::uint64_t>(std::max(1.0, std::round(c.concurrency))) : 0;
+    // Closed loop: the first in_flight requests warm up (they start together); then enough requests are
+    // measured for stable means, fewer when each is long (bounded work: ~4e5 request-tokens).
+    std::uint64_t measured = 0, total = 0;
+    if (closed) {
+        const double want = 4e5 * static_cast<double>(in_flight) / static_cast<double>(O + I / 8 + 1);
+        measured = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(want), std::min<std::uint64_t>(in_flight, 1000),
+                                             std::max<std::uint64_t>(in_flight, 1000));
+        total    = in_flight + measured;
+    } else {
+        total = std::max<std::uint32_t>(1, c.requests);
+    }
+    if (total > 4'000'000) total = 4'000'000; // memory bound on the records (a burst of millions)
+
+    std::vector<double> arrival(total, 0.0), first(total, -1.0), finish(total, -1.0);
+    std::vector<std::uint32_t> generated(total, 0);
+    rng g{c.seed};
+    std::uint64_t next_id = 0; // requests created so far
+    std::deque<std::uint32_t> waiting;
+    auto create = [&](double at) {
+        if (next_id >= total) return;
+        arrival[next_id] = at;
+        waiting.push_back(static_cast<std::uint32_t>(next_id));
+        ++next_id;
+    };
+    std::vector<double> open_arrivals;
+    if (closed) {
+        for (std::uint64_t i = 0; i < std::min(in_flight, total); ++i)
+            create(0.0);
+    } else {
+        open_arrivals.resize(total);
+        double t = 0;
+        for (std::uint64_t i = 0; i < total; ++i) {
+            if (!burst && i > 0) t += g.exponential(c.request_rate);
+            open_arrivals[i] = t;
+        }
+    }
+    std::uint64_t open_next = 0;
+
+    std::vector<prefilling> pre;                             // running, prompt not yet computed (admission order)
+    std::map<std::uint64_t, std::vector<std::uint32_t>> dec; // decoding, by the step they finish in
+    std::uint64_t n_dec = 0, sum_ctx = 0, pre_reserved = 0;  // decoders, their contexts, prompts reserved
+    std::uint64_t step = 0, completed = 0;
+    double now = 0, busy = 0, weighted_running = 0, compute_time = 0;
+    std::uint64_t kv_limited = 0, seqs_limited = 0, steps_with_waiting = 0;
+    double last_arrival_queue = -1;
+    // Work bound: no run may loop for ever (an offered load the pool can never hold).
+    const std::uint64_t max_steps = 20'000'000;
+
+    auto ctx_of      = [&](std::uint32_t id) { return I + generated[id]; };
+    auto preempt_one = [&]() -> bool {
+        if (!pre.empty()) {
+            const auto p = pre.back();
+            pre.pop_back();
+            pre_reserved -= p.prompt;
+            waiting.push_front(p.id);
+            return true;
+        }
+        if (dec.empty()) return false;
+        auto it       = std::prev(dec.end());
+        const auto id = it->second.back();
+        it->second.pop_back();
+        if (it->second.empty()) dec.erase(it);
+        --n_dec;
+        sum_ctx -= ctx_of(id);
+        waiting.push_front(id); // recomputed: its prompt and the tokens generated so far
+        return true;
+    };
+
+    while (completed < total && step < max_steps) {
+        if (!closed) {
+            while (open_next < total && open_arrivals[open_next] <= now) {
+                create(open_arrivals[open_next]);
+                ++open_next;
+                if (open_next == total) last_arrival_queue = static_cast<double>(waiting.size());
+            }
+        }
+        if (pre.empty() && n_dec == 0 && waiting.empty()) {
+            if (!closed && open_next < total) {
+                now = open_arrivals[open_next];
+                continue;
+            }
+            break;
+        }
+        // Steps with decoders only and nothing to admit change nothing but the contexts: run them in a
+        // tight loop up to the next finish, arrival or full pool (the same arithmetic as the full step).
+        if (pre.empty() && waiting.empty() && n_dec > 0 && n_dec <= M) {
+            const std::uint64_t until     = dec.begin()->first; // the step the first cohort finishes in
+            const std::uint64_t from_step = step;
+            while (step < until && sum_ctx + pre_reserved + n_dec <= cap &&
+                   (closed || open_next >= total || open_arrivals[open_next] > now)) {
+                const auto t =
+                    step_seconds(shape, step_load{static_cast<double>(n_dec), static_cast<double>(sum_ctx), 0, 0});
+                if (!(t.seconds > 0) || !std::isfinite(t.seconds)) return sim_result{};
+                now += t.seconds;
+                busy += t.seconds;
+                weighted_running += t.seconds * static_cast<double>(n_dec);
+                if (t.compute_s > t.memory_s) compute_time += t.seconds;
+                sum_ctx += n_dec;
+                ++step;
+            }
+            if (step < until && step != from_step) continue; // an arrival or a full pool: a full step next
+        }
+        // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not).
+        // The tokens each decoder has made follow from the step it finishes in: O - (f - step + 1).
+        if (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+            for (auto& [f, ids] : dec)
+                for (const auto id : ids)
+                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - step + 1));
+        while (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+            if (!preempt_one()) break;
+        std::uint64_t budget         = M > n_dec ? M - n_dec : 0;
+        const std::uint64_t decoding = n_dec;
+        const double decode_context  = static_cast<double>(sum_ctx);
+        double prefill_tokens = 0, prefill_pairs = 0;
+        // 2. running: the partial prefills, in order, cut to the budget
+        for (auto& p : pre) {
+            if (budget == 0) break;
+            const std::uint64_t chunk = std::min(p.prompt - p.done, budget);
+            budget -= chunk;
+            prefill_tokens += static_cast<double>(chunk);
+            prefill_pairs += static_cast<double>(chunk) * static_cast<double>(p.done) +
+                             static_cast<double>(chunk) * static_cast<double>(chunk + 1) / 2.0;
+            p.done += chunk;
+        }
+        // 3. waiting, in arrival order
+        const bool had_waiting = !waiting.empty();
+        bool by_kv = false, by_seqs = false;
+        while (!waiting.empty() && budget > 0) {
+            if (pre.size() + n_dec >= S) {
+                by_seqs = true;
+                break;
+            }
+            const auto id            = waiting.front();
+            const std::uint64_t need = I + generated[id];
+            if (sum_ctx + pre_reserved + need > cap) {
+                by_kv = true;
+                break;
+            }
+            waiting.pop_front();
+            const std::uint64_t chunk = std::min(need, budget);
+            budget -= chunk;
+            prefill_tokens += static_cast<double>(chunk);
+            prefill_pairs += static_cast<double>(chunk) * static_cast<double>(chunk + 1) / 2.0;
+            pre.push_back({id, need, chunk});
+            pre_reserved += need;
+        }
+        if (had_waiting) {
+            ++steps_with_waiting;
+            kv_limited += by_kv;
+            seqs_limited += by_seqs;
+        }
+        if (decoding == 0 && prefill_tokens == 0) { // nothing schedulable (cannot happen with cap >= I + 1)
+            break;
+        }
+        // 4. the step
+        step_load load{static_cast<double>(decoding), decode_context, prefill_tokens, prefill_pairs};
+        const auto t = step_seconds(shape, load);
+        if (!(t.seconds > 0) || !std::isfinite(t.seconds)) return sim_result{};
+        now += t.seconds;
+        busy += t.seconds;
+        weighted_running += t.seconds * static_cast<double>(decoding + pre.size());
+        if (t.compute_s > t.memory_s) compute_time += t.seconds;
+        // 5. decoders produced a token each
+        sum_ctx += decoding;
+        // prompts completed: their first (or next, after a preemption) token
+        for (std::size_t i = 0; i < pre.size();) {
+            if (pre[i].done < pre[i].prompt) {
+                ++i;
+                continue;
+            }
+            const auto id = pre[i].id;
+            pre_reserved -= pre[i].prompt;
+            pre.erase(pre.begin() + static_cast<std::ptrdiff_t>(i));
+            if (first[id] < 0) first[id] = now;
+            generated[id] += 1;
+            const std::uint64_t left = O - std::min<std::uint64_t>(O, generated[id]);
+            dec[step + left].push_back(id);
+            ++n_dec;
+            sum_ctx += ctx_of(id);
+        }
+        // 6. requests that produced their last token
+        while (!dec.empty() && dec.begin()->first <= step) {
+            for (const auto id : dec.begin()->second) {
+                finish[id]    = now;
+                generated[id] = static_cast<std::uint32_t>(O);
+                sum_ctx -= I + O; // context at the end: prompt + every output token
+                --n_dec;
+                ++completed;
+                if (closed) create(now);
+            }
+            dec.erase(dec.begin());
+        }
+        ++step;
+    }
+    (void)sum_ctx;
+
+    // Figures over the measured requests.
+    const std::uint64_t from = closed ? std::min<std::uint64_t>(in_flight, total) : 0;
+    std::vector<double> ttft, tpot;
+    double t_begin = std::numeric_limits<double>::infinity(), t_end = 0;
+    std::uint64_t done_measured = 0;
+    for (std::uint64_t i = from; i < total; ++i) {
+        if (finish[i] < 0) continue;
+        ++done_measured;
+        ttft.push_back(first[i] - arrival[i]);
+        if (O > 1) tpot.push_back((finish[i] - first[i]) / static_cast<double>(O - 1));
+        t_end = std::max(t_end, finish[i]);
+    }
+    if (closed) {
+        // throughput between the warm-up's last completion and the run's end
+        double warm_end = 0;
+        for (std::uint64_t i = 0; i < from; ++i)
+            if (finish[i] >= 0) warm_end = std::max(warm_end, finish[i]);
+        std::uint64_t n = 0;
+        for (std::uint64_t i = 0; i < total; ++i)
+            if (finish[i] > warm_end) ++n;
+        t_begin = warm_end;
+        if (n == 0 || t_end <= t_begin) { // a run too short to measure past its warm-up: the whole run
+            t_begin = 0;
+            n       = completed;
+        }
+        r.requests_per_s = t_end > t_begin ? static_cast<double>(n) / (t_end - t_begin) : 0;
+    } else {
+        t_begin          = open_arrivals.empty() ? 0 : open_arrivals.front();
+        r.requests_per_s = t_end > t_begin ? static_cast<double>(done_measured) / (t_end - t_begin) : 0;
+        r.saturated      = burst || completed < total ||
+                      (last_arrival_queue >= 0 && last_arrival_queue > 0.1 * static_cast<double>(total));
+    }
+    r.completed           = completed;
+    r.ttft_s              = stats_of(std::move(ttft), c.slo_percentile);
+    r.tpot_s              = stats_of(std::move(tpot), c.slo_percentile);
+    r.output_tokens_per_s = r.requests_per_s * static_cast<double>(O);
+    r.total_tokens_per_s  = r.requests_per_s * static_cast<double>(I + O);
+    r.mean_running        = busy > 0 ? weighted_running / busy : 0;
+    r.compute_share       = busy > 0 ? compute_time / busy : 0;
+    if (steps_with_waiting > 0) {
+        r.kv_limited_share   = static_cast<double>(kv_limited) / static_cast<double>(steps_with_waiting);
+        r.seqs_limited_share = static_cast<double>(seqs_limited) / static_cast<double>(steps_with_waiting);
+    }
+    return r;
+}
+
+} // namespace llmplan

@@ -1,0 +1,209 @@
+// One engine step of a continuous-batching server (include/llmplan/serving.h):
+//
+//   step = max(bytes / bandwidth, FLOPs / matmul rate) + per-step + per-layer time + all-reduces
+//
+// bytes: the weights once (MoE: the experts the step's tokens touch), each decoding sequence's KV
+//        cache at its depth, the KV the prefill chunk attends to;
+// FLOPs: 2 x active parameters x tokens, plus attention: 2 x heads x (K width + V width) per pair of a
+//        query token and a cached token;
+// all-reduce: two a layer (after attention, after the MLP; Megatron-style tensor parallel as vLLM and
+//        TensorRT-LLM shard) of the step's tokens' hidden states, ring algorithm over the GPU's link,
+//        plus a fixed latency each.
+// The efficiencies are rows per engine x memory class (serving_efficiency, below).
+#include "llmplan/weights.h"
+#include "serve/step_table.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+namespace llmplan {
+namespace detail {
+namespace {
+
+struct efficiency_row {
+    serving_engine engine;
+    memory_class memory;
+    step_efficiency eff;
+};
+
+// Fitted with bench/serving_fit.py on ../shared/serving_truth (dev split), per engine: least squares on
+// log(predicted / measured) of TPOT, TTFT and throughput over that engine's rows only
+// (bench/accuracy_serving.md gives the rows, the fit and the errors).
+//   vllm:   serving_aiconfigurator_silicon.json, backend vllm (0.10-0.19; H100/H200/B200 SXM; Llama-3.1
+//           8B/70B, Qwen3-32B, Qwen3-235B-A22B FP8, gpt-oss-120b, Kimi-K2.5), 639 rows.
+//   sglang: the same file, backend sglang (0.4-0.5), 299 rows.
+//   trtllm: the same file's trtllm rows (766), serving_nvidia_dli_nim_genaiperf.json (787, NIM on
+//           TensorRT-LLM) and serving_nvidia_dli_trtllm090_static.json (2414, TensorRT-LLM 0.9.0
+//           static batches).
+// GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
+// src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
+// per-step time is the one of the engine on HBM.
+constexpr std::array table = {
+    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
+    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0}      },
+    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0}},
+};
+
+engine_kind batch1_engine(serving_engine e) {
+    return e == serving_engine::llamacpp ? engine_kind::llama_cpp : engine_kind::vllm;
+}
+
+bool contains(const std::string& s, std::string_view w) {
+    return s.find(w) != std::string::npos;
+}
+
+} // namespace
+
+step_efficiency serving_efficiency(serving_engine e, memory_class m) {
+    for (const auto& r : table)
+        if (r.engine == e && r.memory == m) return r.eff;
+    // No serving row for this memory: the engine's HBM row with the batch-1 bandwidth share of the memory.
+    step_efficiency eff = table[0].eff;
+    for (const auto& r : table)
+        if (r.engine == e && r.memory == memory_class::hbm) eff = r.eff;
+    eff.bandwidth_share = decode_bandwidth_efficiency(batch1_engine(e), m);
+    eff.matmul_share    = 0.5; // prefill_share_dense_engines of speed.cpp
+    return eff;
+}
+
+double allreduce_link_bytes_per_s(const device_spec& d) {
+    // NVLink per direction (half the bidirectional figure the datasheets print), x 0.8 reached by NCCL's
+    // ring (nccl-tests all_reduce_perf "busbw" on DGX A100 ~230 GB/s of 300, DGX H100 ~360-480 of 450).
+    // NVIDIA datasheets: A100 SXM4 NVLink 3 600 GB/s; H100/H200 SXM NVLink 4 900 GB/s; H100 NVL bridge
+    // 600 GB/s; B200/GB200 NVLink 5 1.8 TB/s. PCIe: Gen4 x16 32 GB/s, Gen5 x16 64 GB/s a direction.
+    constexpr double reached = 0.8;
+    const std::string n      = d.name + " " + d.gpu_link + " " + d.gpu_model;
+    const std::string& arch  = d.architecture;
+    const bool nvlink        = contains(n, "SXM") || contains(n, "HGX") || contains(n, "DGX") || contains(n, "NVL") ||
+                        contains(n, "GB200") || contains(n, "GB300") || contains(n, "GH200");
+    if (nvlink) {
+        if (contains(arch, "Blackwell")) return 900e9 * reached;
+        if (contains(arch, "Hopper")) return (contains(n, "NVL") && !contains(n, "NVL72") ? 300e9 : 450e9) * reached;
+        if (contains(arch, "Ampere")) return 300e9 * reached;
+    }
+    if (contains(arch, "Hopper") || contains(arch, "Blackwell")) return 64e9 * reached;
+    return 32e9 * reached;
+}
+
+} // namespace detail
+
+std::string_view name(serving_engine e) {
+    switch (e) {
+    case serving_engine::vllm:
+        return "vllm";
+    case serving_engine::sglang:
+        return "sglang";
+    case serving_engine::trtllm:
+        return "tensorrt-llm";
+    case serving_engine::llamacpp:
+        return "llama.cpp";
+    }
+    return "vllm";
+}
+
+namespace {
+
+/// Whether the matrices multiply in FP8 (FP8 weights, W8A8 as vLLM and TensorRT-LLM run them on Hopper+).
+bool fp8_matmul(const model_desc& m, const inference_params& p) {
+    const auto f = resolve_weight_choice(m, p.weights).format;
+    if (f == weight_format::fp8) return true;
+    if (f != weight_format::native) return false;
+    return (m.quant.is_float && m.quant.bits == 8) || m.quant.algo == "FP8" || m.quant.algo == "MXFP8";
+}
+
+} // namespace
+
+instance_shape make_instance_shape(const model_desc& m, const inference_estimate& e, const inference_params& p,
+                                   const device_spec& d, serving_engine engine, std::uint32_t tensor_parallel,
+                                   std::uint32_t pipeline_parallel) {
+    instance_shape s;
+    s.tensor_parallel   = std::max(1u, tensor_parallel);
+    s.pipeline_parallel = std::max(1u, pipeline_parallel);
+    s.n_layer           = m.n_layer;
+    const auto where    = p.device == device_kind::cpu ? device_kind::cpu : device_kind::cuda;
+    s.eff               = detail::serving_efficiency(engine, memory_class_of(d, where));
+
+    // Weights: the routed experts apart (a step reads the experts its tokens pick).
+    double expert = 0;
+    for (const auto b : e.weights.layer_expert_bytes)
+        expert += static_cast<double>(b);
+    std::uint32_t moe_layers = 0;
+    for (const auto& l : m.layers)
+        if (l.is_moe) ++moe_layers;
+    if (m.is_moe() && moe_layers > 0 && expert > 0 && m.moe.n_expert > 0) {
+        s.moe_layers             = moe_layers;
+        s.n_expert               = m.moe.n_expert;
+        s.n_expert_used          = std::max(1u, m.moe.n_expert_used);
+        s.expert_bytes_per_layer = expert / moe_layers;
+    } else {
+        expert = 0;
+    }
+    s.dense_weight_bytes = std::max(0.0, static_cast<double>(e.weights.bytes) - expert);
+
+    // KV: the heads split over the tensor-parallel ranks, replicated when fewer than the ranks.
+    std::uint32_t min_kv_heads = 0;
+    double pair_flops          = 0;
+    for (const auto& l : m.layers) {
+        if (l.attn == attn_kind::none || l.n_head == 0) continue;
+        if (l.n_head_kv > 0) min_kv_heads = min_kv_heads ? std::min(min_kv_heads, l.n_head_kv) : l.n_head_kv;
+        // QK^T and PV: 2 FLOPs a multiply-add, per query head, over K and V widths. Sliding-window
+        // layers attend to at most their window: counted as full layers' share is small and erring slow.
+        if (l.n_swa == 0) pair_flops += 2.0 * l.n_head * static_cast<double>(l.head_dim_k + l.head_dim_v);
+    }
+    const double replicate      = min_kv_heads > 0 && min_kv_heads < s.tensor_parallel
+                                      ? static_cast<double>(s.tensor_parallel) / min_kv_heads
+                                      : 1.0;
+    s.kv_bytes_per_token        = static_cast<double>(e.kv_bytes_per_token) * replicate;
+    s.attn_flops_per_pair       = pair_flops;
+    const auto params           = count_params(m);
+    s.flops_per_token           = 2.0 * static_cast<double>(params.active ? params.active : params.total);
+    s.allreduce_bytes_per_token = static_cast<double>(m.n_embd) * 2.0; // 16-bit activations
+    s.link_bytes_per_s          = s.tensor_parallel > 1 ? detail::allreduce_link_bytes_per_s(d) : 0.0;
+
+    // Rates: one pipeline stage works at a time (a step passes the stages in turn), so the instance
+    // reads and multiplies at tensor_parallel GPUs' rates.
+    const chip_rates chip =
+        chip_of(d, engine == serving_engine::llamacpp ? engine_kind::llama_cpp : engine_kind::vllm, where);
+    const double tp = s.tensor_parallel;
+    s.bandwidth     = chip.bandwidth_bytes_per_s * s.eff.bandwidth_share * tp;
+    double peak     = chip.matmul_flops; // FP16/BF16 tensor peak, held to the board power
+    if (fp8_matmul(m, p) && d.fp8_flops && d.fp16_flops && *d.fp16_flops > 0)
+        peak *= *d.fp8_flops / *d.fp16_flops; // FP8 tensor cores: twice the rate on Hopper and Blackwell
+    s.matmul_rate = peak * s.eff.matmul_share * tp;
+    return s;
+}
+
+step_time step_seconds(const instance_shape& s, const step_load& l) {
+    step_time t;
+    const double tokens = l.decode_seqs + l.prefill_tokens;
+    if (tokens <= 0) return t;
+    // Distinct experts the step's tokens pick in each MoE layer: E x (1 - (1 - k/E)^T) with uniform routing.
+    double expert_bytes = 0;
+    if (s.moe_layers > 0) {
+        const double E       = s.n_expert;
+        const double k       = std::min<double>(s.n_expert_used, E);
+        const double touched = E * (1.0 - std::pow(1.0 - k / E, tokens));
+        expert_bytes         = s.moe_layers * s.expert_bytes_per_layer * touched / E;
+    }
+    const double bytes = s.dense_weight_bytes + expert_bytes +
+                         s.kv_bytes_per_token * (l.decode_context + l.decode_seqs) +
+                         s.kv_bytes_per_token * l.prefill_tokens; // the chunk's own K/V written
+    const double flops = s.flops_per_token * tokens + s.attn_flops_per_pair * (l.decode_context + l.prefill_pairs);
+    t.memory_s         = s.bandwidth > 0 ? bytes / s.bandwidth : 0.0;
+    const double fill  = s.eff.matmul_half_tokens > 0 ? tokens / (tokens + s.eff.matmul_half_tokens) : 1.0;
+    t.compute_s        = s.matmul_rate > 0 ? flops / (s.matmul_rate * fill) : 0.0;
+    t.fixed_s          = s.eff.per_step_s + s.eff.per_layer_s * s.n_layer;
+    if (s.tensor_parallel > 1) {
+        const double n      = s.tensor_parallel;
+        const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
+        const double link   = s.link_bytes_per_s > 0 ? per_ar / s.link_bytes_per_s : 0.0;
+        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + link);
+    }
+    t.seconds = std::max(t.memory_s, t.compute_s) + t.fixed_s;
+    return t;
+}
+
+} // namespace llmplan
