@@ -179,12 +179,14 @@
     const opts = options();
     try {
       const [estimate, why, plan, mine] = await Promise.all([api("estimate", opts, ctl.signal),
-        api("why", opts, ctl.signal), api("plan", opts, ctl.signal), askMine(opts, ctl.signal)]);
+        api("why", opts, ctl.signal), api("plan", opts.concat(likeKinds(opts)), ctl.signal), askMine(opts, ctl.signal)]);
       if (ctl.signal.aborted) return; // a newer update owns the page
       // The chart's machine: the one chosen there, else the person's own (its GPU or chip when it is
       // described), else the recommended one.
       const machine = state.machine || chartMachine(mine) || (plan.recommendation && plan.recommendation.hardware) || "";
-      const sopts = opts.concat([["over", overOption()]]);
+      // The chart sweeps the context (or the batch) through values a prompt may not fit in: the
+      // prompt's length prices the first token, not the memory drawn against the context.
+      const sopts = opts.filter(([k]) => k !== "prompt").concat([["over", overOption()]]);
       if (machine) sopts.push(["hardware", machine]);
       const sweep = await api("sweep", sopts, ctl.signal);
       if (ctl.signal.aborted) return;
@@ -201,6 +203,12 @@
       document.body.dataset.busy = "0";
       document.body.dataset.done = String(++updates);
     }
+  }
+  // What to buy or rent runs the model where the person asked: on a CPU, machines that run it on
+  // their CPU (not a GPU card with every layer on it); on Metal, Macs.
+  function likeKinds(opts) {
+    const device = (opts.find(([k]) => k === "device") || [])[1];
+    return state.task === "infer" && device === "cpu" ? [["kind", "cpu"]] : state.task === "infer" && device === "metal" ? [["kind", "mac"]] : [];
   }
   // Training sweeps its own options: sequence length and micro-batch.
   const overOption = () => state.task === "train" ? (state.over === "batch" ? "micro-batch" : "seq") : state.over;
@@ -236,13 +244,24 @@
     }
     const s = last.sweep;
     if (!s || !s.capacity_bytes || d.device === "cpu") return null;
-    if (gpuDevices.length !== 1) return null; // a capacity per GPU against one GPU's need only
+    // The chart's machine holds its GPUs (a cloud instance of 8, or several of them): a capacity per
+    // GPU is drawn only against as many GPUs' needs (the estimate's --gpus), else it would set one
+    // GPU's need beside another deployment's "fits".
+    const row = hardware[s.hardware] || {};
+    const cand = last.plan.candidates.find((x) => x.hardware === s.hardware);
+    const there = (row.gpu_count || 1) * ((cand && cand.count) || 1);
+    if (gpuDevices.length !== 1 || there !== 1) {
+      memoryNote = { gpus: there, asked: gpuDevices.length, hardware: s.hardware };
+      return null;
+    }
     return { bytes: s.capacity_bytes, label: s.hardware };
   }
 
+  let memoryNote = null;
   function renderMemory() {
     const bars = $("bars");
     bars.replaceChildren();
+    memoryNote = null;
     for (const d of last.estimate.devices) {
       const cap = capacityFor(d);
       const scale = Math.max(d.total_bytes, cap ? cap.bytes : 0); // drawing scale only
@@ -266,6 +285,10 @@
                     el("span", { class: "name" }, cap.label), ")") : ""),
         bar));
     }
+    if (memoryNote)
+      bars.append(el("p", { class: "muted", id: "memory-note" },
+        t("memory_note").replaceAll("{gpus}", iso(num(memoryNote.gpus, 0))).replaceAll("{asked}", iso(num(memoryNote.asked, 0))),
+        " (", el("span", { class: "name" }, memoryNote.hardware), ")"));
     $("legend").replaceChildren(...PARTS.map((p) => el("span", { class: "key" }, el("i", { class: `part-${p}` }), t(PART_KEY[p] || p))));
     $("summary").replaceChildren(el("span", {}, `${t("total")}: `),
       ...last.estimate.devices.map((d) => el("b", {}, el("span", { class: "name" }, d.device), ` ${iso(gib(d.total_bytes))}  `)));
