@@ -260,6 +260,12 @@ try {
   }));
   const servePlan = cli("plan", "meta-llama/Llama-3.3-70B-Instruct", "--engine", "vllm", "--ctx", "6000", "--batch", "50", "--prompt", "500");
   const recServe = servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware && c.count === servePlan.recommendation.count);
+  const recLaunch = Object.values((servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware
+    && c.count === servePlan.recommendation.count) || servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware
+    && c.fits)).launch);
+  const serveLaunch = await page.$$eval("#launch .launch-line", (l) => l.map((e) => e.textContent));
+  check(serveLaunch.length > 0 && JSON.stringify(serveLaunch) === JSON.stringify(recLaunch),
+        `serving: the recommended ${servePlan.recommendation.hardware} has its launch lines (${serveLaunch.length})`);
   check(lines.every((l) => l.cap === null || (l.need <= l.cap) === recServe.fits),
         `serving: no bar beside a line that says otherwise than the recommendation (${JSON.stringify(lines)})`);
 

@@ -192,7 +192,7 @@
       if (ctl.signal.aborted) return;
       last = { estimate, why, plan, sweep, mine };
       $("error").hidden = true;
-      fillMachines(plan);
+      fillMachines(plan, machine);
       render();
     } catch (e) {
       if (e.name === "AbortError") return;
@@ -491,10 +491,10 @@
     return "desktop";
   }
 
-  function fillMachines(plan) {
+  function fillMachines(plan, machine) {
     const sel = $("machine");
-    const names = [...new Set(plan.candidates.filter((c) => c.fits).map((c) => c.hardware))];
-    const want = state.machine || (plan.recommendation && plan.recommendation.hardware) || "";
+    const names = [...new Set(plan.candidates.filter((c) => c.fits && hardware[c.hardware]).map((c) => c.hardware))];
+    const want = machine || "";
     sel.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
     if (want && !names.includes(want)) sel.prepend(el("option", { value: want }, want));
     sel.value = want;
@@ -533,7 +533,10 @@
       groups.append(el("details", { class: "group", open: rows.length > 0 },
         el("summary", {}, `${t(`group_${g}`)} (${num(rows.length, 0)})`), rows.length ? table : el("p", {}, t("none"))));
     }
-    const rec = r && plan.candidates.find((c) => c.hardware === r.hardware && c.count === r.count);
+    // The recommended row: the same machine and count, else the same machine (a cloud instance's
+    // count may say instances in the recommendation and GPUs in its row).
+    const rec = r && (plan.candidates.find((c) => c.hardware === r.hardware && c.count === r.count)
+      || plan.candidates.find((c) => c.hardware === r.hardware && c.fits));
     const launch = $("launch");
     launch.replaceChildren();
     for (const [engine, line] of Object.entries((rec && rec.launch) || {})) {
