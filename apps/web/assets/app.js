@@ -49,16 +49,22 @@
       return { key, names, re: new RegExp(`^${body}$`), literal: form.replace(/\{[a-z0-9_]+\}/g, "").length };
     }).sort((a, b) => b.literal - a.literal); // the most specific form first
   }
-  // An argument as the reader reads it: an option or a command stays as written (left to right);
-  // numbers are formatted for the locale and units put in its words.
+  // An argument as the reader reads it, as parts: strings, and {code} for what stays as typed (an
+  // option, a command, a release, a quoted log line: shown as code, left to right). Numbers are
+  // formatted for the locale and units put in its words, each number with its unit in one isolate;
+  // an argument that is itself a sentence of the catalog, or a list of them, is translated too.
   function localArg(x) {
-    const inner = translate(x); // an argument that is itself a sentence of the catalog
-    if (inner !== null) return iso(inner);
-    if (/^-|[_=/]|^[a-z]+\.[a-z]/.test(x) && !/ GiB| MiB| s$|tokens/.test(x)) return ltr(x);
-    if (/^\d{4}(-\d\d)?$/.test(x)) return iso(x); // a date (a price's year and month)
+    const inner = translate(x);
+    if (inner !== null) return ["\u2068", ...inner, "\u2069"];
+    if (x.includes(", ")) {
+      const items = x.split(", ").map((i) => translate(i) || (/\b[a-z]{3,} [a-z]{3,}\b/.test(i) ? null : localArg(i)));
+      if (items.every(Boolean)) return ["\u2068", ...items.flatMap((i, k) => (k ? [t("list_sep"), ...i] : i)), "\u2069"];
+    }
+    if (/^".*"$/.test(x) || (/^-|[_=/@]|^[a-z]+\.[a-z]/.test(x) && !/^\$|\d \w*(GiB|MiB|s|tokens)/.test(x))) return [{ code: x }];
+    if (/^\d{4}(-\d\d)?$/.test(x)) return [iso(x)]; // a date (a price's year and month)
     const units = { unit_tokens_s: t("unit_tokens_s"), unit_tokens: t("unit_tokens"), unit_gib: t("unit_gib"),
                     unit_mib: t("unit_mib"), unit_s: t("unit_s"), unit_years: t("unit_years"), unit_h: t("unit_h") };
-    let out = x.replace(/(^|[\s(])(\d+(?:,\d{3})*(?:\.\d+)?)(?=$|[\s),%x])/g, (m0, pre, n) => {
+    let out = x.replace(/(^|[\s(+])(\d+(?:,\d{3})*(?:\.\d+)?)(?=$|[\s),%x])/g, (m0, pre, n) => {
       const digits = (n.split(".")[1] || "").length;
       return pre + num(Number(n.replace(/,/g, "")), digits);
     });
@@ -66,13 +72,20 @@
                                ["MiB", "unit_mib"], ["years", "unit_years"], ["h", "unit_h"], ["s", "unit_s"]])
       if (units[key]) out = out.replace(new RegExp(`(^|[\\d\\u0660-\\u0669\\s])${escapeRe(unit)}(?=$|[\\s,)])`, "g"),
                                         (m0, pre) => pre + units[key]);
-    return iso(out);
+    return [iso(out)];
   }
+  // A sentence of the library in the reader's language: a fragment (code stays code), or the English
+  // sentence when the catalog does not hold it yet.
   function say(text) {
     if (!text || state.lang === "en" || !MESSAGES[state.lang]) return text;
-    const out = translate(text);
-    return out === null ? text : out; // a sentence the catalog does not hold yet stays in English
+    const parts = translate(text);
+    if (parts === null) return text;
+    const f = document.createDocumentFragment();
+    for (const p of parts) f.append(typeof p === "string" ? p : el("code", {}, p.code));
+    return f;
   }
+  // Sentences one after another, with the language's separator.
+  const sayAll = (list) => list.flatMap((x, i) => (i ? [t("sentence_sep"), say(x)] : [say(x)]));
   function translate(text) {
     for (const p of patterns) {
       const m = p.re.exec(text);
@@ -80,7 +93,13 @@
       const form = MESSAGES[state.lang][p.key];
       if (!form) break;
       const args = Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]]));
-      return form.replace(/\{([a-z0-9_]+)\}/g, (m0, n) => (n in args ? localArg(args[n]) : m0));
+      const parts = [];
+      for (const piece of form.split(/(\{[a-z0-9_]+\})/)) {
+        const ph = piece.match(/^\{([a-z0-9_]+)\}$/);
+        if (ph && ph[1] in args) parts.push(...localArg(args[ph[1]]));
+        else if (piece) parts.push(piece);
+      }
+      return parts;
     }
     return null;
   }
@@ -91,7 +110,7 @@
   const usd = (x, digits) => x === null || x === undefined ? "–"
     : new Intl.NumberFormat(locale(), { style: "currency", currency: "USD", maximumFractionDigits: digits }).format(x);
   const showError = (e) => {
-    $("error").textContent = say(e.message);
+    $("error").replaceChildren(say(e.message));
     $("error").hidden = false;
   };
   const el = (tag, attrs = {}, ...kids) => {
@@ -505,7 +524,7 @@
     const r = plan.recommendation;
     $("recommendation").replaceChildren(r && r.hardware
       ? el("span", {}, `${t("recommended")}: `, el("b", { id: "recommended", class: "name" }, `${r.count} × ${r.hardware}`),
-           ` — ${(r.why || []).map(say).join(state.lang === "ar" ? "؛ " : state.lang === "zh" ? "；" : "; ")}`)
+           " — ", ...sayAll(r.why || []))
       : t("none"));
     renderAnswers(plan);
     const fitsOnly = $("fits-only").checked;
