@@ -202,6 +202,13 @@ try {
   check(mine.cap.length === 1 && mine.cap[0].includes(LAPTOP), `laptop: the CPU's memory is drawn against the laptop's RAM: ${mine.cap[0]}`);
   const left = await english(page);
   check(left.length === 0, `Arabic: no English sentence outside names${left.length ? `: ${left.join(" | ")}` : ""}`);
+  // An error is a sentence too: a prompt longer than the context, refused in Arabic.
+  await setNumber("prompt", "99999");
+  const refusal = await page.$eval("#error", (e) => (e.hidden ? "" : e.textContent));
+  const leftInError = await english(page);
+  check(/[\u0600-\u06ff]/.test(refusal) && leftInError.length === 0, `Arabic: the refusal reads in Arabic: ${refusal}`);
+  await setNumber("prompt", "");
+  errors.splice(0, errors.length, ...errors.filter((e) => !/status of 400/.test(e))); // the refusal asked for
   await page.setViewport({ width: 390, height: 844 });
   await new Promise((r) => setTimeout(r, 500)); // the chart redraws at the new width
   check(await overflow(page) === 0, "Arabic at phone width (390 px): nothing wider than the screen");

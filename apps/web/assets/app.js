@@ -61,7 +61,8 @@
       if (items.every(Boolean)) return ["\u2068", ...items.flatMap((i, k) => (k ? [t("list_sep"), ...i] : i)), "\u2069"];
     }
     if (/^".*"$/.test(x) || (/^-|[_=/@]|^[a-z]+\.[a-z]/.test(x) && !/^\$|\d \w*(GiB|MiB|s|tokens)/.test(x))) return [{ code: x }];
-    if (/^\d{4}(-\d\d)?$/.test(x)) return [iso(x)]; // a date (a price's year and month)
+    // A date (a price's year, and month): kept as written, not a number with a thousands separator.
+    if (/^(199\d|20[0-3]\d)(-\d\d)?$/.test(x)) return [iso(x)];
     const units = { unit_tokens_s: t("unit_tokens_s"), unit_tokens: t("unit_tokens"), unit_gib: t("unit_gib"),
                     unit_mib: t("unit_mib"), unit_s: t("unit_s"), unit_years: t("unit_years"), unit_h: t("unit_h") };
     let out = x.replace(/(^|[\s(+])(\d+(?:,\d{3})*(?:\.\d+)?)(?=$|[\s),%x])/g, (m0, pre, n) => {
