@@ -114,8 +114,8 @@ std::variant<std::monostate, described_machine, std::string> take_described_mach
             if (auto* e = std::get_if<std::string>(&v)) return *e;
             // Left out, the card's own memory as the table sells it (GB).
             const std::string vram_gb = std::holds_alternative<double>(v) ? gb(std::get<double>(v))
-                                        : c.vendor_memory_gb                ? gb(*c.vendor_memory_gb)
-                                                                            : std::string();
+                                        : c.vendor_memory_gb              ? gb(*c.vendor_memory_gb)
+                                                                          : std::string();
             if (vram_gb.empty()) return std::string("my-vram-gb: the GPU's memory is needed");
             const std::string bw = c.memory_bandwidth_bytes_per_s
                                        ? gb(static_cast<double>(*c.memory_bandwidth_bytes_per_s) / 1e9)
