@@ -2,12 +2,16 @@
 #include "api_routes.h"
 
 #include "llmplan/llmplan.h"
+#include "my_machine.h"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace llmplan::web {
 namespace {
@@ -61,11 +65,64 @@ load_options sources(const api_policy& policy) {
     return o;
 }
 
-api_reply ask(std::string_view command, const query& q, const api_policy& policy) {
-    const load_options o = sources(policy);
+api_reply ask(std::string_view command, const query& q, const load_options& o) {
     if (command == "sweep") return from(sweep(q, o));
     if (command == "why") return from(why(q, o));
     return from(answer(command, q, o));
+}
+
+// The described machine's row, in a file of its own for the length of one request (the library reads
+// machines a person adds from a file, as --hardware-file); removed when the request ends.
+class machine_file {
+  public:
+    explicit machine_file(const std::string& csv) {
+        std::error_code ec;
+        const auto dir = std::filesystem::temp_directory_path(ec);
+        if (ec) return;
+        std::string name = (dir / "llmplan-machine-XXXXXX").string();
+        const int fd     = mkstemp(name.data());
+        if (fd < 0) return;
+        const bool written = ::write(fd, csv.data(), csv.size()) == static_cast<ssize_t>(csv.size());
+        ::close(fd);
+        if (written)
+            path_ = name;
+        else
+            std::remove(name.c_str());
+    }
+    machine_file(const machine_file&)            = delete;
+    machine_file& operator=(const machine_file&) = delete;
+    ~machine_file() {
+        if (!path_.empty()) std::remove(path_.c_str());
+    }
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+// `plan` (or `fit`) for a machine the page describes (my_machine.h): its row joins the catalog. The
+// library reads that one file the server wrote; the models are still catalog ids or uploaded bytes.
+api_reply ask_described(std::string_view command, query q, load_options o, const described_machine& m) {
+    if (command != "plan" && command != "fit")
+        return {400, error_body("my-ram-gb, my-gpu, my-chip: a described machine is answered by plan and fit")};
+    for (const auto& [k, v] : q)
+        if (in(model_options, k) && !find_in_catalog(v) && !(k == "model" && o.uploaded))
+            return {400, error_body(fmt::format("{}: \"{}\"; a described machine is answered for catalog models "
+                                                "and uploaded files",
+                                                k, v))};
+    const machine_file file(m.csv);
+    if (file.path().empty()) return {500, error_body("could not write the described machine's row")};
+    q.emplace_back("hardware-file", file.path());
+    o.allow_paths = true;
+    return ask(command, q, o);
+}
+
+// The page's described machine taken out of the query, then the library's answer.
+api_reply ask_any(std::string_view command, query q, const load_options& o) {
+    auto described = take_described_machine(q);
+    if (auto* e = std::get_if<std::string>(&described)) return {400, error_body(*e)};
+    if (auto* m = std::get_if<described_machine>(&described)) return ask_described(command, std::move(q), o, *m);
+    return ask(command, q, o);
 }
 
 // The uploaded file's name for messages and launch lines: its last path component, printable ASCII.
@@ -84,9 +141,7 @@ api_reply ask_with_model(std::string_view command, query q, const std::string& n
     q.emplace_back("model", name);
     load_options uploaded = sources(policy);
     uploaded.uploaded     = &m;
-    if (command == "sweep") return from(sweep(q, uploaded));
-    if (command == "why") return from(why(q, uploaded));
-    return from(answer(command, q, uploaded));
+    return ask_any(command, std::move(q), uploaded);
 }
 
 } // namespace
@@ -104,7 +159,7 @@ bool is_api_command(std::string_view command) {
 
 api_reply answer_get(std::string_view command, const query& q, const api_policy& policy) {
     if (auto why_not = refuse(q, false, policy)) return {400, error_body(*why_not)};
-    return ask(command, q, policy);
+    return ask_any(command, q, sources(policy));
 }
 
 api_reply answer_post(std::string_view command, const query& q, std::string_view body, const api_policy& policy) {

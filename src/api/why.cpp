@@ -39,7 +39,7 @@ constexpr std::array<part_text, 9> parts{{
      "mixed-precision training (DeepSpeed / transformers Trainer)"},
     {"adapters", "LoRA A and B: rank x (in + out) per target matrix, in fp32", "PEFT LoraLayer"},
     {"overhead", "the runtime's own memory outside the allocator: CUDA context, kernels, libraries",
-     "runs measured with nvidia-smi beside torch.cuda.max_memory_allocated: the process total less what PyTorch allocated"},
+     "measured runs of the engines: total minus allocated"},
 }};
 // clang-format on
 

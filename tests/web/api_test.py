@@ -126,6 +126,71 @@ class Api(unittest.TestCase):
                 with self.subTest(model=model, command=command):
                     self.assert_same_bytes(command, f"model={model}", [command, model])
 
+    def test_described_machine_is_answered_as_a_hardware_file_row(self):
+        # Issue 25: a machine the page describes (an M3 Pro with 36 GB; a PC with 16 GB of DDR5 and no
+        # GPU) is planned as the CLI plans the same row from a --hardware-file: the chip's 150 GB/s
+        # (data/hardware/gpus.csv), DDR5-5600 on two channels = 5600 MT/s x 8 B x 2 = 89.6 GB/s.
+        rows = {
+            "my-chip=Apple%20M3%20Pro&my-memory-gb=36&device=metal":
+                ('"My machine",laptop,"Apple M3 Pro",36,unified (shared CPU/GPU),"Apple M3 Pro",,150,"the chip\'s row",',
+                 ["--device", "metal"]),
+            "my-ram-gb=16&my-ram-type=ddr5&device=cpu":
+                ('"My machine",desktop,,16,"DDR5-5600, two channels",,,89.6,"DDR5-5600, two channels",89.6', ["--device", "cpu"]),
+        }
+        header = "name,form,cpu,ram_gb,ram_type,gpu,vram_gb,memory_bandwidth_gb_s,bandwidth_basis,system_ram_bandwidth_gb_s\n"
+        for query, (row, args) in rows.items():
+            with self.subTest(query=query), tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "mine.csv")
+                with open(path, "w") as f:
+                    f.write(header + row + "\n")
+                status, _, body = self.request(
+                    "GET", f"/api/plan?model={MODEL}&engine=llama.cpp&weights=q4_k_m&hardware=My%20machine&{query}")
+                rc, out, err = cli("plan", MODEL, "--engine", "llama.cpp", "--weights", "q4_k_m", "--hardware-file", path,
+                                   "--hardware", "My machine", *args)
+                self.assertEqual((status, rc), (200, 0), (body[:300], err))
+                self.assertEqual(without_local(body), without_local(out))
+                mine = [c for c in json.loads(body)["candidates"] if c["hardware"] == "My machine"]
+                self.assertEqual(len(mine), 1)
+                self.assertTrue(mine[0]["fits"])
+
+    def test_described_machine_refusals(self):
+        for query, names in [("my-ram-gb=lots", "my-ram-gb"), ("my-ram-gb=0", "my-ram-gb"),
+                             ("my-chip=GeForce%20RTX%204090&my-memory-gb=24", "my-chip"),
+                             ("my-chip=Apple%20M3%20Pro", "my-memory-gb"), ("my-ram-gb=16&my-ram-type=ddr9", "my-ram-type"),
+                             ("my-ram-gb=16&my-gpu=Apple%20M3%20Pro", "my-gpu"), ("my-memory-gb=16", "my-memory-gb")]:
+            with self.subTest(query=query):
+                status, _, body = self.request("GET", f"/api/plan?model={MODEL}&{query}")
+                self.assertEqual(status, 400, body[:200])
+                self.assertIn(names, json.loads(body)["error"])
+        # Only plan and fit take a described machine; the row's file is never named by the caller.
+        status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&my-ram-gb=16")
+        self.assertEqual(status, 400)
+        status, _, body = self.request("GET", f"/api/plan?model={MODEL}&my-ram-gb=16&hardware-file=/etc/passwd")
+        self.assertEqual(status, 400)
+        self.assertIn("hardware-file", json.loads(body)["error"])
+        self.assertEqual([f for f in os.listdir(tempfile.gettempdir()) if f.startswith("llmplan-machine-")], [])
+
+    def test_message_catalog_has_every_sentence_in_every_language(self):
+        # data/messages: each language has every key of the English catalog, with the same
+        # placeholders (a translation that lost {gib} would print the braces).
+        catalogs = {}
+        for lang in ("en", "ar", "zh"):
+            status, headers, body = self.request("GET", f"/data/messages/{lang}.json")
+            self.assertEqual(status, 200)
+            catalogs[lang] = json.loads(body)
+        self.assertGreater(len(catalogs["en"]), 50)
+        for lang in ("ar", "zh"):
+            for key, english in catalogs["en"].items():
+                with self.subTest(lang=lang, key=key):
+                    self.assertIn(key, catalogs[lang])
+                    self.assertEqual(sorted(re.findall(r"\{[a-z0-9_]+\}", english)),
+                                     sorted(re.findall(r"\{[a-z0-9_]+\}", catalogs[lang][key])))
+                    if re.search(r"\b[a-z]{3,} [a-z]{3,}\b", english):  # words, not only names, are translated
+                        self.assertNotEqual(catalogs[lang][key], english)
+        status, _, body = self.request("GET", "/data/ollama/names.csv")
+        self.assertEqual(status, 200)
+        self.assertTrue(body.startswith(b"family,size,hf_id"))
+
     def test_bad_option_is_400_with_the_cli_message(self):
         status, _, body = self.request("GET", f"/api/estimate?model={MODEL}&ctx=lots")
         rc, _, err = cli("estimate", MODEL, "--ctx", "lots")

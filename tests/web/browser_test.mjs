@@ -5,7 +5,7 @@
 // Exit 77 (ctest SKIP_RETURN_CODE) when chromium or puppeteer-core is absent, unless
 // LLMPLAN_REQUIRE_BROWSER=1 (CI), which makes that a failure.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -107,11 +107,13 @@ try {
   await compare("search", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct"), "en");
   await shot("2-search");
 
-  // 3. move the context control to 2^15 tokens with the keyboard (three steps right of 4096)
-  n = await done();
-  await page.focus("#ctx");
-  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-  await settle(n);
+  // 3. type 32768 tokens of context (a number box: any number, not a power of two only)
+  const setNumber = async (id, value) => {
+    const before = await done();
+    await page.$eval(`#${id}`, (e, v) => { e.value = v; e.dispatchEvent(new Event("input")); }, value);
+    await settle(before);
+  };
+  await setNumber("ctx", "32768");
   await compare("ctx 32768", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct", "--ctx", "32768"), "en");
   const url = await page.evaluate(() => location.search);
   check(url.includes("ctx=32768") && url.includes("Llama-3.1-8B-Instruct"), `state in the URL: ${url}`);
@@ -154,6 +156,139 @@ try {
   await shot("6-dropped");
 
   check(errors.length === 0, `no errors in the page's console${errors.length ? `: ${errors.join(" | ")}` : ""}`);
+
+  // ------------------------------------------------------------------ issue 25: the person's machine
+  // English left in a page that reads in another language: two lowercase English words in a row in a
+  // text node outside names (models, machines, engines: class "name"), commands (pre, code) and the
+  // pickers of machine names. Words with digits or dots (q4_k_m, config.json) are names, not words.
+  const english = (p) => p.evaluate(() => {
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const n = walk.currentNode;
+      if (n.parentElement.closest("pre, code, script, style, .name, select.names, [hidden]")) continue;
+      const text = n.textContent.replace(/\S*[\d_.:/]\S*/g, " ");
+      if (/\b[a-z]{3,}\b[\s,();:]+\b[a-z]{3,}\b/.test(text)) out.push(n.textContent.trim().slice(0, 120));
+    }
+    return out;
+  });
+  const overflow = (p) => p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const LAPTOP = "Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)";
+
+  // 10. The student: a 16 GB laptop without a GPU, reading in Arabic. Choosing it answers for it first:
+  // llama.cpp on the CPU (-ngl 0) with a 4-bit GGUF, as fast as the CLI says for that row.
+  await page.goto(`${base}?model=Qwen/Qwen2.5-7B-Instruct&lang=ar`);
+  await settle(0);
+  n = await done();
+  await page.select("#my-pick", `row:${LAPTOP}`);
+  await settle(n);
+  const settings = await page.evaluate(() => ["device", "engine", "weights"].map((id) => document.getElementById(id).value));
+  check(JSON.stringify(settings) === JSON.stringify(["cpu", "llama.cpp", "q4_k_m"]),
+        `laptop: its machine sets the CPU, llama.cpp and Q4_K_M (${settings.join(", ")})`);
+  const laptopCli = cli("plan", "Qwen/Qwen2.5-7B-Instruct", "--device", "cpu", "--engine", "llama.cpp", "--weights", "q4_k_m",
+                        "--hardware", LAPTOP).candidates.find((c) => c.hardware === LAPTOP);
+  const mine = await page.evaluate(() => ({ verdict: document.getElementById("my-verdict").textContent,
+                                            launch: [...document.querySelectorAll(".my-launch")].map((e) => e.textContent),
+                                            buy: [...document.querySelectorAll("#launch .launch-line")].map((e) => e.textContent),
+                                            cap: [...document.querySelectorAll("#bars .device")].map((d) => d.textContent) }));
+  check(laptopCli.fits && mine.launch[0] === laptopCli.launch["llama.cpp"] && / -ngl 0 /.test(mine.launch[0]),
+        `laptop: its launch line is the CLI's for that row, with -ngl 0: ${mine.launch[0]}`);
+  const speed = new Intl.NumberFormat("ar", { maximumFractionDigits: 1 }).format(laptopCli.decode_tokens_per_s);
+  check(mine.verdict.includes(speed), `laptop: the answer reads ${speed} tokens/s (the CLI's): ${mine.verdict}`);
+  const buyCli = cli("plan", "Qwen/Qwen2.5-7B-Instruct", "--device", "cpu", "--engine", "llama.cpp", "--weights", "q4_k_m", "--kind", "cpu");
+  const buyRow = buyCli.candidates.find((c) => c.hardware === buyCli.recommendation.hardware && c.count === buyCli.recommendation.count);
+  check(mine.buy.length > 0 && !mine.buy.some((l) => / -ngl 99 /.test(l)) && mine.buy[0] === buyRow.launch["llama.cpp"],
+        `laptop: what to buy for the CPU is a machine that runs it on its CPU (the CLI's --kind cpu answer), not a GPU with -ngl 99: ${mine.buy[0] || "none"}`);
+  check(mine.cap.length === 1 && mine.cap[0].includes(LAPTOP), `laptop: the CPU's memory is drawn against the laptop's RAM: ${mine.cap[0]}`);
+  const left = await english(page);
+  check(left.length === 0, `Arabic: no English sentence outside names${left.length ? `: ${left.join(" | ")}` : ""}`);
+  // An error is a sentence too: a prompt longer than the context, refused in Arabic.
+  await setNumber("prompt", "99999");
+  const refusal = await page.$eval("#error", (e) => (e.hidden ? "" : e.textContent));
+  const leftInError = await english(page);
+  check(/[\u0600-\u06ff]/.test(refusal) && leftInError.length === 0, `Arabic: the refusal reads in Arabic: ${refusal}`);
+  await setNumber("prompt", "");
+  errors.splice(0, errors.length, ...errors.filter((e) => !/status of 400/.test(e))); // the refusal asked for
+  await page.setViewport({ width: 390, height: 844 });
+  await new Promise((r) => setTimeout(r, 500)); // the chart redraws at the new width
+  check(await overflow(page) === 0, "Arabic at phone width (390 px): nothing wider than the screen");
+  const starts = await page.evaluate(() => [...document.querySelectorAll("#my-answer li")].map((li) => getComputedStyle(li).direction));
+  check(starts.length > 0 && starts.every((d) => d === "rtl"), `Arabic at phone width: the answer's lines run right to left (${starts.length})`);
+  await shot("10-laptop-arabic-phone");
+  await page.setViewport({ width: 1400, height: 1800 });
+
+  // 11. The M3 Pro owner: the chip is in the list; choosing it asks for its memory (36 GB, its largest)
+  // and answers on Metal, as the CLI answers for the same row in a hardware file.
+  n = await done();
+  await page.select("#lang", "en");
+  await page.select("#my-pick", "chip:Apple M3 Pro");
+  await settle(n);
+  const m3 = await page.evaluate(() => ({ memory: document.getElementById("my-memory").value, device: document.getElementById("device").value,
+                                          verdict: document.getElementById("my-verdict").textContent,
+                                          launch: document.querySelector(".my-launch").textContent }));
+  const dir = mkdtempSync(path.join(tmpdir(), "llmplan-m3-"));
+  const csv = path.join(dir, "m3.csv");
+  writeFileSync(csv, "name,form,cpu,ram_gb,ram_type,gpu,vram_gb,memory_bandwidth_gb_s,bandwidth_basis,system_ram_bandwidth_gb_s\n"
+    + "\"My machine\",laptop,\"Apple M3 Pro\",36,unified (shared CPU/GPU),\"Apple M3 Pro\",,150,\"the chip's row\",\n");
+  const m3Cli = cli("plan", "Qwen/Qwen2.5-7B-Instruct", "--device", "metal", "--engine", "llama.cpp", "--weights", "q4_k_m",
+                    "--hardware-file", csv, "--hardware", "My machine").candidates.find((c) => c.hardware === "My machine");
+  rmSync(dir, { recursive: true, force: true });
+  const m3Speed = new Intl.NumberFormat("en", { maximumFractionDigits: 1 }).format(m3Cli.decode_tokens_per_s);
+  check(m3.memory === "36" && m3.device === "metal" && m3.verdict.includes(m3Speed) && m3.launch === m3Cli.launch["llama.cpp"],
+        `M3 Pro 36 GB: selectable, on Metal, ${m3Speed} tokens/s as the CLI: ${m3.verdict}`);
+  await shot("11-m3-pro");
+
+  // 12. Names people type: an Ollama tag, words, a Hub address; Enter goes on with the best match.
+  for (const [typed, id] of [["llama3.1:8b", "meta-llama/Llama-3.1-8B-Instruct"], ["qwen3:30b-a3b", "Qwen/Qwen3-30B-A3B"],
+                             ["llama 3.1 8b", "meta-llama/Llama-3.1-8B-Instruct"],
+                             ["https://huggingface.co/Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct"]]) {
+    n = await done();
+    await page.click("#model-search", { clickCount: 3 });
+    await page.keyboard.press("Backspace");
+    await page.type("#model-search", typed);
+    const first = await page.$eval("#model-list li", (e) => e.dataset.id).catch(() => "");
+    await page.keyboard.press("Enter");
+    await settle(n);
+    const chosen = await page.$eval("#model-chosen", (e) => e.textContent);
+    check(first === id && chosen === id, `the model box: "${typed}" suggests ${first || "nothing"} first, Enter chooses ${chosen}`);
+  }
+
+  // 13. Many users: 50 requests, 6000 tokens of context, stay 50 and 6000 (no snapping to 64 or 8192);
+  // a capacity line is drawn only against as many GPUs as it is a capacity of.
+  await page.goto(`${base}?model=meta-llama/Llama-3.3-70B-Instruct&engine=vllm&ctx=6000&batch=50&prompt=500&lang=en`);
+  await settle(0);
+  const serveUrl = await page.evaluate(() => location.search);
+  check(/ctx=6000/.test(serveUrl) && /batch=50/.test(serveUrl) && /prompt=500/.test(serveUrl), `serving: ctx 6000, 50 users, a 500-token prompt kept: ${serveUrl}`);
+  await compare("serving", cli("estimate", "meta-llama/Llama-3.3-70B-Instruct", "--engine", "vllm", "--ctx", "6000", "--batch", "50",
+                               "--prompt", "500"), "en");
+  const lines = await page.evaluate(() => [...document.querySelectorAll("#bars .device")].map((d) => {
+    const cap = d.querySelector(".cap");
+    return { need: Number(d.querySelector(".device-total").dataset.bytes), cap: cap ? Number(cap.dataset.bytes) : null };
+  }));
+  const servePlan = cli("plan", "meta-llama/Llama-3.3-70B-Instruct", "--engine", "vllm", "--ctx", "6000", "--batch", "50", "--prompt", "500");
+  const recServe = servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware && c.count === servePlan.recommendation.count);
+  const recLaunch = Object.values((servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware
+    && c.count === servePlan.recommendation.count) || servePlan.candidates.find((c) => c.hardware === servePlan.recommendation.hardware
+    && c.fits)).launch);
+  const serveLaunch = await page.$$eval("#launch .launch-line", (l) => l.map((e) => e.textContent));
+  check(serveLaunch.length > 0 && JSON.stringify(serveLaunch) === JSON.stringify(recLaunch),
+        `serving: the recommended ${servePlan.recommendation.hardware} has its launch lines (${serveLaunch.length})`);
+  check(lines.every((l) => l.cap === null || (l.need <= l.cap) === recServe.fits),
+        `serving: no bar beside a line that says otherwise than the recommendation (${JSON.stringify(lines)})`);
+
+  // 14. Chinese: the machines' table columns are wider than one character, at desktop and phone width.
+  await page.select("#lang", "zh");
+  for (const width of [1400, 390]) {
+    await page.setViewport({ width, height: 1800 });
+    await new Promise((r) => setTimeout(r, 500)); // the chart redraws at the new width
+    const narrow = await page.evaluate(() => [...document.querySelectorAll("table.machines th")]
+      .filter((th) => th.offsetParent && th.getBoundingClientRect().width < 2.2 * parseFloat(getComputedStyle(th).fontSize))
+      .map((th) => th.textContent));
+    check(narrow.length === 0, `Chinese at ${width} px: no table column one character wide${narrow.length ? `: ${narrow.join(", ")}` : ""}`);
+    check(await overflow(page) === 0, `Chinese at ${width} px: nothing wider than the screen`);
+  }
+  await page.setViewport({ width: 1400, height: 1800 });
+  check(errors.length === 0, `no errors in the persona pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose
   // browser says Chinese (then Arabic): navigator.languages and the locale as Chromium sets them

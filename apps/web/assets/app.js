@@ -11,24 +11,107 @@
   const GIB = 1024 ** 3; // a unit for display, as the CLI prints GiB
   const UPLOAD_MAX = 16 * 1024 * 1024; // the server's body cap (llmplan/load_bytes.h, max_model_bytes)
 
-  const state = { model: "qwen2.5-7b-instruct", upload: null, task: "infer", lang: "en", over: "ctx", machine: "" };
+  const state = { model: "qwen2.5-7b-instruct", upload: null, task: "infer", lang: "en", over: "ctx", machine: "",
+                  my: "" };
   let models = [];
+  let ollama = []; // rows of data/ollama/names.csv: {family, size, hf_id, quant, latest}
   let hardware = {};
-  let last = { estimate: null, why: null, plan: null, sweep: null };
+  let last = { estimate: null, why: null, plan: null, sweep: null, mine: null };
   let inflight = null;
   let charts = [];
   let updates = 0; // completed updates, in body[data-done] (the browser test waits on it)
 
   // ------------------------------------------------------------------ words and numbers
   const t = (key) => (I18N[state.lang] && I18N[state.lang][key]) || I18N.en[key] || key;
+  // An isolate keeps a number with its unit, a name or a command whole inside a right-to-left line
+  // (U+2068 first-strong isolate, U+2066 left-to-right isolate for code, U+2069 pop).
+  const iso = (text) => `\u2068${text}\u2069`;
+  const ltr = (text) => `\u2066${text}\u2069`;
   const locale = () => LOCALES[state.lang] || "en";
+  // ------------------------------------------------------------------ the library's sentences
+  // The message catalog (data/messages/{en,ar,zh}.json): a key per sentence the library writes, its
+  // English form with {placeholders} and the same sentence in each language. An English sentence of
+  // an answer is matched against the English forms; its arguments (numbers with their units, names,
+  // options) are put into the reader's language's form, each in an isolate so that a right-to-left
+  // line keeps a number with its unit and an option whole.
+  const MESSAGES = {};
+  let patterns = [];
+  const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  function compileMessages() {
+    patterns = Object.entries(MESSAGES.en || {}).map(([key, form]) => {
+      const names = [];
+      const body = form.split(/(\{[a-z0-9_]+\})/).map((part) => {
+        const m = part.match(/^\{([a-z0-9_]+)\}$/);
+        if (!m) return escapeRe(part);
+        names.push(m[1]);
+        return "(.+?)";
+      }).join("");
+      return { key, names, re: new RegExp(`^${body}$`), literal: form.replace(/\{[a-z0-9_]+\}/g, "").length };
+    }).sort((a, b) => b.literal - a.literal); // the most specific form first
+  }
+  // An argument as the reader reads it, as parts: strings, and {code} for what stays as typed (an
+  // option, a command, a release, a quoted log line: shown as code, left to right). Numbers are
+  // formatted for the locale and units put in its words, each number with its unit in one isolate;
+  // an argument that is itself a sentence of the catalog, or a list of them, is translated too.
+  function localArg(x) {
+    const inner = translate(x);
+    if (inner !== null) return ["\u2068", ...inner, "\u2069"];
+    if (x.includes(", ")) {
+      const items = x.split(", ").map((i) => translate(i) || (/\b[a-z]{3,} [a-z]{3,}\b/.test(i) ? null : localArg(i)));
+      if (items.every(Boolean)) return ["\u2068", ...items.flatMap((i, k) => (k ? [t("list_sep"), ...i] : i)), "\u2069"];
+    }
+    if (/^".*"$/.test(x) || (/^-|[_=/@]|^[a-z]+\.[a-z]/.test(x) && !/^\$|\d \w*(GiB|MiB|s|tokens)/.test(x))) return [{ code: x }];
+    // A date (a price's year, and month): kept as written, not a number with a thousands separator.
+    if (/^(199\d|20[0-3]\d)(-\d\d)?$/.test(x)) return [iso(x)];
+    const units = { unit_tokens_s: t("unit_tokens_s"), unit_tokens: t("unit_tokens"), unit_gib: t("unit_gib"),
+                    unit_mib: t("unit_mib"), unit_s: t("unit_s"), unit_years: t("unit_years"), unit_h: t("unit_h") };
+    let out = x.replace(/(^|[\s(+])(\d+(?:,\d{3})*(?:\.\d+)?)(?=$|[\s),%x])/g, (m0, pre, n) => {
+      const digits = (n.split(".")[1] || "").length;
+      return pre + num(Number(n.replace(/,/g, "")), digits);
+    });
+    for (const [unit, key] of [["tokens/s", "unit_tokens_s"], ["tokens", "unit_tokens"], ["GiB", "unit_gib"],
+                               ["MiB", "unit_mib"], ["years", "unit_years"], ["h", "unit_h"], ["s", "unit_s"]])
+      if (units[key]) out = out.replace(new RegExp(`(^|[\\d\\u0660-\\u0669\\s])${escapeRe(unit)}(?=$|[\\s,)])`, "g"),
+                                        (m0, pre) => pre + units[key]);
+    return [iso(out)];
+  }
+  // A sentence of the library in the reader's language: a fragment (code stays code), or the English
+  // sentence when the catalog does not hold it yet.
+  function say(text) {
+    if (!text || state.lang === "en" || !MESSAGES[state.lang]) return text;
+    const parts = translate(text);
+    if (parts === null) return text;
+    const f = document.createDocumentFragment();
+    for (const p of parts) f.append(typeof p === "string" ? p : el("code", {}, p.code));
+    return f;
+  }
+  // Sentences one after another, with the language's separator.
+  const sayAll = (list) => list.flatMap((x, i) => (i ? [t("sentence_sep"), say(x)] : [say(x)]));
+  function translate(text) {
+    for (const p of patterns) {
+      const m = p.re.exec(text);
+      if (!m) continue;
+      const form = MESSAGES[state.lang][p.key];
+      if (!form) break;
+      const args = Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]]));
+      const parts = [];
+      for (const piece of form.split(/(\{[a-z0-9_]+\})/)) {
+        const ph = piece.match(/^\{([a-z0-9_]+)\}$/);
+        if (ph && ph[1] in args) parts.push(...localArg(args[ph[1]]));
+        else if (piece) parts.push(piece);
+      }
+      return parts;
+    }
+    return null;
+  }
+
   const num = (x, digits) => x === null || x === undefined ? "–"
     : new Intl.NumberFormat(locale(), { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(x);
   const gib = (bytes) => `${num(bytes / GIB, 2)} ${t("gib")}`;
   const usd = (x, digits) => x === null || x === undefined ? "–"
     : new Intl.NumberFormat(locale(), { style: "currency", currency: "USD", maximumFractionDigits: digits }).format(x);
   const showError = (e) => {
-    $("error").textContent = e.message;
+    $("error").replaceChildren(say(e.message));
     $("error").hidden = false;
   };
   const el = (tag, attrs = {}, ...kids) => {
@@ -44,26 +127,21 @@
     document.documentElement.lang = state.lang;
     document.documentElement.dir = state.lang === "ar" ? "rtl" : "ltr";
     for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+    for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
     $("lang").value = state.lang;
   }
 
   // ------------------------------------------------------------------ controls <-> options <-> URL
   const panel = () => $(state.task === "train" ? "train-controls" : "infer-controls");
-  const sliderValue = (input) => String(2 ** Number(input.value)); // the slider moves over powers of two
 
   function options() {
     const o = [];
     if (state.task === "train") o.push(["task", "train"]);
     for (const input of panel().querySelectorAll("[data-opt]")) {
-      const v = input.dataset.log2 ? sliderValue(input) : input.value;
+      const v = input.value.trim();
       if (v !== "") o.push([input.dataset.opt, v]);
     }
     return o;
-  }
-
-  function showSliders() {
-    for (const input of document.querySelectorAll("input[data-log2]"))
-      $(`${input.id}-out`).textContent = num(Number(sliderValue(input)), 0);
   }
 
   function writeUrl() {
@@ -73,6 +151,7 @@
     for (const [k, v] of options()) if (k !== "task") q.set(k, v);
     q.set("over", state.over);
     if (state.machine) q.set("machine", state.machine);
+    for (const [k, v] of myQuery()) q.set(k, v);
     q.set("lang", state.lang);
     history.replaceState(null, "", `?${q}`);
   }
@@ -89,8 +168,9 @@
     for (const input of (state.task === "train" ? $("train-controls") : $("infer-controls")).querySelectorAll("[data-opt]")) {
       const v = q.get(input.dataset.opt);
       if (v === null) continue;
-      input.value = input.dataset.log2 ? String(Math.round(Math.log2(Number(v)))) : v;
+      input.value = v;
     }
+    readMine(q);
   }
 
   // ------------------------------------------------------------------ the API
@@ -115,21 +195,24 @@
     const ctl = new AbortController();
     inflight = ctl;
     document.body.dataset.busy = "1";
-    showSliders();
     writeUrl();
     const opts = options();
     try {
-      const [estimate, why, plan] = await Promise.all([api("estimate", opts, ctl.signal), api("why", opts, ctl.signal),
-                                                       api("plan", opts, ctl.signal)]);
+      const [estimate, why, plan, mine] = await Promise.all([api("estimate", opts, ctl.signal),
+        api("why", opts, ctl.signal), api("plan", opts.concat(likeKinds(opts)), ctl.signal), askMine(opts, ctl.signal)]);
       if (ctl.signal.aborted) return; // a newer update owns the page
-      const machine = state.machine || (plan.recommendation && plan.recommendation.hardware) || "";
-      const sopts = opts.concat([["over", overOption()]]);
+      // The chart's machine: the one chosen there, else the person's own (its GPU or chip when it is
+      // described), else the recommended one.
+      const machine = state.machine || chartMachine(mine) || (plan.recommendation && plan.recommendation.hardware) || "";
+      // The chart sweeps the context (or the batch) through values a prompt may not fit in: the
+      // prompt's length prices the first token, not the memory drawn against the context.
+      const sopts = opts.filter(([k]) => k !== "prompt").concat([["over", overOption()]]);
       if (machine) sopts.push(["hardware", machine]);
       const sweep = await api("sweep", sopts, ctl.signal);
       if (ctl.signal.aborted) return;
-      last = { estimate, why, plan, sweep };
+      last = { estimate, why, plan, sweep, mine };
       $("error").hidden = true;
-      fillMachines(plan);
+      fillMachines(plan, machine);
       render();
     } catch (e) {
       if (e.name === "AbortError") return;
@@ -141,27 +224,67 @@
       document.body.dataset.done = String(++updates);
     }
   }
+  // What to buy or rent runs the model where the person asked: on a CPU, machines that run it on
+  // their CPU (not a GPU card with every layer on it); on Metal, Macs.
+  function likeKinds(opts) {
+    const device = (opts.find(([k]) => k === "device") || [])[1];
+    return state.task === "infer" && device === "cpu" ? [["kind", "cpu"]] : state.task === "infer" && device === "metal" ? [["kind", "mac"]] : [];
+  }
   // Training sweeps its own options: sequence length and micro-batch.
   const overOption = () => state.task === "train" ? (state.over === "batch" ? "micro-batch" : "seq") : state.over;
 
   // ------------------------------------------------------------------ drawing
   function render() {
     applyLanguage();
-    showSliders();
+    fillMinePicker();
     $("model-chosen").textContent = state.upload ? `${t("uploaded")}: ${state.upload.name}` : (last.estimate ? last.estimate.model.id : state.model);
     if (!last.estimate) return;
+    renderMine();
     renderMemory();
     renderChart();
     renderMachines();
     renderWhy();
   }
 
+  // The memory each device needs against what the machine has of the same memory: a GPU's or a
+  // Mac's against its VRAM or unified share, the CPU's against the machine's RAM. The machine is the
+  // person's own when chosen (capacity = need + the plan's headroom on it), else the chart's GPU row
+  // (its capacity is a GPU's: drawn on GPU devices only).
+  function capacityFor(d) {
+    const c = myCandidate();
+    const gpuDevices = last.estimate.devices.filter((x) => x.device !== "cpu");
+    if (c) {
+      const ownKind = c.kind === "cpu" || (c.launch && /-ngl 0\b/.test(c.launch["llama.cpp"] || "")) ? "cpu" : "gpu";
+      const mine = d.device === "cpu" ? "cpu" : "gpu";
+      // One device of each kind in the estimate: its need plus the headroom the plan found is the capacity.
+      const same = last.estimate.devices.filter((x) => (x.device === "cpu" ? "cpu" : "gpu") === mine);
+      if (mine === ownKind && same.length === 1 && c.count === 1 && c.headroom_bytes !== null)
+        return { bytes: d.total_bytes + c.headroom_bytes, label: myName() };
+      return null;
+    }
+    const s = last.sweep;
+    if (!s || !s.capacity_bytes || d.device === "cpu") return null;
+    // The chart's machine holds its GPUs (a cloud instance of 8, or several of them): a capacity per
+    // GPU is drawn only against as many GPUs' needs (the estimate's --gpus), else it would set one
+    // GPU's need beside another deployment's "fits".
+    const row = hardware[s.hardware] || {};
+    const cand = last.plan.candidates.find((x) => x.hardware === s.hardware);
+    const there = (row.gpu_count || 1) * ((cand && cand.count) || 1);
+    if (gpuDevices.length !== 1 || there !== 1) {
+      memoryNote = { gpus: there, asked: gpuDevices.length, hardware: s.hardware };
+      return null;
+    }
+    return { bytes: s.capacity_bytes, label: s.hardware };
+  }
+
+  let memoryNote = null;
   function renderMemory() {
-    const cap = last.sweep ? last.sweep.capacity_bytes : null;
     const bars = $("bars");
     bars.replaceChildren();
+    memoryNote = null;
     for (const d of last.estimate.devices) {
-      const scale = Math.max(d.total_bytes, cap || 0); // drawing scale only
+      const cap = capacityFor(d);
+      const scale = Math.max(d.total_bytes, cap ? cap.bytes : 0); // drawing scale only
       const bar = el("div", { class: "bar" });
       for (const p of PARTS) {
         const b = d.parts[p];
@@ -171,19 +294,24 @@
         bar.lastChild.style.width = `${(100 * b) / scale}%`;
       }
       if (cap) {
-        const line = el("span", { class: "cap", title: `${t("capacity")}: ${gib(cap)}` });
-        line.style.insetInlineStart = `${(100 * cap) / scale}%`;
+        const line = el("span", { class: "cap", title: `${t("capacity")}: ${gib(cap.bytes)}`, "data-bytes": String(cap.bytes) });
+        line.style.insetInlineStart = `${(100 * cap.bytes) / scale}%`;
         bar.append(line);
       }
       bars.append(el("div", { class: "device" },
-        el("div", { class: "device-head" }, el("b", {}, d.device), " ",
-           el("span", { class: "device-total", "data-device": d.device, "data-bytes": String(d.total_bytes) }, gib(d.total_bytes)),
-           cap ? el("span", { class: "muted" }, ` / ${t("capacity")} ${gib(cap)} (${last.sweep.hardware})`) : ""),
+        el("div", { class: "device-head" }, el("b", { class: "name" }, d.device), " ",
+           el("span", { class: "device-total", "data-device": d.device, "data-bytes": String(d.total_bytes) }, iso(gib(d.total_bytes))),
+           cap ? el("span", { class: "muted capacity" }, ` / ${t("capacity")} ${iso(gib(cap.bytes))} (`,
+                    el("span", { class: "name" }, cap.label), ")") : ""),
         bar));
     }
+    if (memoryNote)
+      bars.append(el("p", { class: "muted", id: "memory-note" },
+        t("memory_note").replaceAll("{gpus}", iso(num(memoryNote.gpus, 0))).replaceAll("{asked}", iso(num(memoryNote.asked, 0))),
+        " (", el("span", { class: "name" }, memoryNote.hardware), ")"));
     $("legend").replaceChildren(...PARTS.map((p) => el("span", { class: "key" }, el("i", { class: `part-${p}` }), t(PART_KEY[p] || p))));
     $("summary").replaceChildren(el("span", {}, `${t("total")}: `),
-      ...last.estimate.devices.map((d) => el("b", {}, `${d.device} ${gib(d.total_bytes)}  `)));
+      ...last.estimate.devices.map((d) => el("b", {}, el("span", { class: "name" }, d.device), ` ${iso(gib(d.total_bytes))}  `)));
   }
 
   function renderChart() {
@@ -200,19 +328,170 @@
       data.push(d.total_bytes);
     });
     if (s.capacity_bytes) {
-      series.push({ label: `${t("capacity")} ${s.hardware}`, stroke: "#dc2626", dash: [6, 4], width: 2, value: (u, v) => gib(v) });
+      series.push({ label: t("capacity"), stroke: "#dc2626", dash: [6, 4], width: 2, value: (u, v) => gib(v) });
       data.push(s.values.map(() => s.capacity_bytes));
     }
     const axes = [{ values: (u, vals) => vals.map((v) => num(v, 0)) }, { size: 90, values: (u, vals) => vals.map((v) => gib(v)) }];
     charts.push(new uPlot({ width, height: 260, series, axes, scales: { x: { distr: 3, log: 2 } } }, data, $("chart")));
     const speed = state.task === "train" ? s.train_tokens_per_s : s.decode_tokens_per_s;
     if (speed.some((v) => v !== null)) {
-      charts.push(new uPlot({ title: `${t("speed")}: ${s.hardware}`, width, height: 200,
+      charts.push(new uPlot({ title: t("speed"), width, height: 200,
         series: [series[0], { label: t(state.task === "train" ? "train_speed" : "decode"), stroke: "#0891b2", width: 2,
                               value: (u, v) => num(v, 1) }],
         axes: [axes[0], { size: 70, values: (u, vals) => vals.map((v) => num(v, 1)) }], scales: { x: { distr: 3, log: 2 } } },
         [s.values, speed], $("speed-chart")));
     }
+  }
+
+  // ------------------------------------------------------------------ the person's own machine
+  // The picker's value: "" (not chosen), "local" (the computer running llmplan), "row:NAME" (a
+  // machine of the catalog), "describe" (RAM and GPU, or a Mac chip and its memory; a chip or a GPU
+  // picked from the list opens the description with it filled in).
+  const MY_FIELDS = [["my-kind", "my-kind"], ["my-chip", "my-chip"], ["my-memory", "my-memory-gb"], ["my-ram", "my-ram-gb"],
+                     ["my-ram-type", "my-ram-type"], ["my-gpu", "my-gpu"], ["my-vram", "my-vram-gb"]];
+  const MY_NAME = "My machine"; // the described machine's row name (apps/web/my_machine.h)
+
+  let pendingMine = {}; // values from the link, set once the lists they pick from are filled
+  function readMine(q) {
+    state.my = q.get("my") || "";
+    for (const [id, key] of MY_FIELDS) if (q.get(key) !== null) { $(id).value = q.get(key); pendingMine[id] = q.get(key); }
+  }
+
+  // The described machine as the API's my-* options (my_machine.h).
+  function described() {
+    if (state.my !== "describe") return [];
+    if ($("my-kind").value === "mac")
+      return [["my-chip", $("my-chip").value], ["my-memory-gb", $("my-memory").value]];
+    const o = [["my-ram-gb", $("my-ram").value]];
+    if ($("my-ram-type").value) o.push(["my-ram-type", $("my-ram-type").value]);
+    if ($("my-gpu").value) {
+      o.push(["my-gpu", $("my-gpu").value]);
+      if ($("my-vram").value) o.push(["my-vram-gb", $("my-vram").value]);
+    }
+    return o;
+  }
+  const myQuery = () => (state.my ? [["my", state.my]] : []).concat(state.my === "describe"
+    ? [["my-kind", $("my-kind").value]].concat(described().filter(([k]) => k !== "my-kind")) : []);
+
+  const myRow = () => state.my.startsWith("row:") ? hardware[state.my.slice(4)] : null;
+  const myName = () => state.my === "describe" ? t("my_machine") : state.my === "local" ? t("mine_local") : state.my.slice(4);
+
+  // Where the person's machine runs a model: a Mac on Metal, a GPU with CUDA, else the CPU.
+  function myDevice() {
+    if (state.my === "describe") return $("my-kind").value === "mac" ? "metal" : $("my-gpu").value ? "cuda" : "cpu";
+    const r = myRow();
+    if (r) return r.unified_memory && /apple/i.test(`${r.gpu_model} ${r.name}`) ? "metal" : r.gpu_count > 0 ? "cuda" : "cpu";
+    return "";
+  }
+
+  // Choosing a machine sets what runs on it when the person has not chosen otherwise: its device,
+  // llama.cpp (what runs a model on a laptop or a desktop: Ollama and LM Studio are built on it) and a
+  // 4-bit GGUF (Q4_K_M, the quant Ollama pulls by default: data/ollama/names.csv).
+  function applyMachineDefaults() {
+    const device = myDevice();
+    if (!device || state.task !== "infer") return;
+    $("device").value = device === "cuda" ? "" : device;
+    if ($("engine").value === "") $("engine").value = "llama.cpp";
+    if ($("weights").value === "" && $("engine").value === "llama.cpp") $("weights").value = "q4_k_m";
+  }
+
+  function askMine(opts, signal) {
+    if (!state.my) return Promise.resolve(null);
+    if (state.my === "local") return Promise.resolve("local"); // the plan's own row for this computer
+    const o = opts.filter(([k]) => k !== "hardware");
+    if (state.my === "describe") return api("plan", o.concat(described(), [["hardware", MY_NAME]]), signal);
+    return api("plan", o.concat([["hardware", state.my.slice(4)]]), signal);
+  }
+
+  // The plan's row for the person's machine.
+  function myCandidate() {
+    const m = last.mine;
+    if (!m) return null;
+    if (m === "local") return last.plan.candidates.find((c) => c.kind === "local") || null;
+    const name = state.my === "describe" ? MY_NAME : state.my.slice(4);
+    return m.candidates.find((c) => c.hardware === name) || null;
+  }
+
+  function chartMachine(mine) {
+    if (!mine || mine === "local") return "";
+    if (state.my === "describe") return $("my-kind").value === "mac" ? $("my-chip").value : $("my-gpu").value;
+    return state.my.slice(4);
+  }
+
+  function fillMinePicker() {
+    const pick = $("my-pick");
+    const rows = Object.values(hardware);
+    const opt = (value, text, cls) => el("option", { value, class: cls || "" }, text);
+    const group = (label, list) => { const g = el("optgroup", { label }); g.append(...list); return g; };
+    const machines = rows.filter((r) => r.kind === "laptop");
+    const chips = rows.filter((r) => r.kind === "apple" && r.unified_memory_bytes);
+    const gpus = rows.filter((r) => r.kind === "gpu" && /consumer|workstation|laptop/.test(r.form) && r.memory_bytes);
+    pick.replaceChildren(opt("", t("mine_none")), opt("local", t("mine_local")), opt("describe", t("mine_describe")),
+      group(t("group_machines"), machines.map((r) => opt(`row:${r.name}`, r.name, "name"))),
+      group(t("group_chips"), chips.map((r) => opt(`chip:${r.name}`, r.name, "name"))),
+      group(t("group_gpus"), gpus.map((r) => opt(`gpu:${r.name}`, r.name, "name"))));
+    pick.value = state.my;
+    const keep = (id, list, none) => {
+      const v = $(id).value;
+      $(id).replaceChildren(...(none ? [opt("", none)] : []), ...list.map((r) => opt(r.name, r.name, "name")));
+      if (v) $(id).value = v;
+    };
+    keep("my-chip", chips, null);
+    keep("my-gpu", gpus, t("no_gpu"));
+    if (rows.length) {
+      for (const [id, v] of Object.entries(pendingMine)) $(id).value = v;
+      pendingMine = {};
+    }
+    const mac = $("my-kind").value === "mac";
+    $("my-describe").hidden = state.my !== "describe";
+    for (const e of document.querySelectorAll("#my-describe .for-mac")) e.hidden = !mac;
+    for (const e of document.querySelectorAll("#my-describe .for-pc")) e.hidden = mac;
+    if (!mac && !$("my-gpu").value) $("my-vram").closest("label").hidden = true;
+  }
+
+  function pickMine() {
+    const v = $("my-pick").value;
+    if (v.startsWith("chip:")) {
+      const r = hardware[v.slice(5)];
+      state.my = "describe";
+      $("my-kind").value = "mac";
+      $("my-chip").value = r.name;
+      // Apple sells unified memory in GB that are GiB (a "36GB" M3 Pro has 36 GiB): its largest size.
+      $("my-memory").value = String(Math.round(r.unified_memory_bytes / GIB));
+    } else if (v.startsWith("gpu:")) {
+      state.my = "describe";
+      $("my-kind").value = "pc";
+      $("my-gpu").value = v.slice(4);
+      $("my-vram").value = "";
+    } else state.my = v;
+    fillMinePicker();
+    applyMachineDefaults();
+    update();
+  }
+
+  // The answer for the person's machine: whether the model fits, how fast, with which settings (the
+  // launch line), and what to change when it does not fit.
+  function renderMine() {
+    const box = $("my-answer");
+    box.replaceChildren();
+    if (!state.my) { box.append(el("p", { class: "muted" }, t("mine_ask"))); return; }
+    const c = myCandidate();
+    if (!c) { box.append(el("p", {}, t("mine_unknown"))); return; }
+    const w = last.estimate.workload || {};
+    const settings = [w.engine, w.weights, w.device].filter(Boolean).join(" · ");
+    box.append(el("p", { class: c.fits ? "verdict fits" : "verdict nofit", id: "my-verdict" },
+      el("b", {}, c.fits ? t("mine_fits") : t("mine_no_fit")), " ",
+      c.fits && c.decode_tokens_per_s !== null ? iso(`${num(c.decode_tokens_per_s, 1)} ${t("decode")}`) : "",
+      " — ", el("span", { class: "name" }, ltr(settings))));
+    const reasons = el("ul", { class: "reasons" }, ...(c.reasons || []).map((r) => el("li", {}, say(r))));
+    box.append(reasons);
+    const answer = (last.mine && last.mine !== "local" ? last.mine : last.plan).answers || [];
+    const a = answer.find((x) => x.hardware === c.hardware);
+    for (const f of (a && a.fit_options) || [])
+      reasons.append(el("li", { class: "fit-option" }, `${t("to_fit")}: `, el("code", {}, f.setting), ` — `,
+        f.fits ? t("fits") : t("no_fit"), `, ${iso(gib(Math.abs(f.headroom_bytes)))} ${f.fits ? t("headroom") : t("short_by")}`));
+    for (const [engine, line] of Object.entries(c.launch || {}))
+      box.append(el("div", { class: "launch" }, el("b", { class: "name" }, engine), el("pre", { class: "my-launch" }, line)));
   }
 
   // The groups a row belongs to: the library's answer kinds (a MacBook is a laptop and a Mac); this
@@ -232,10 +511,10 @@
     return "desktop";
   }
 
-  function fillMachines(plan) {
+  function fillMachines(plan, machine) {
     const sel = $("machine");
-    const names = [...new Set(plan.candidates.filter((c) => c.fits).map((c) => c.hardware))];
-    const want = state.machine || (plan.recommendation && plan.recommendation.hardware) || "";
+    const names = [...new Set(plan.candidates.filter((c) => c.fits && hardware[c.hardware]).map((c) => c.hardware))];
+    const want = machine || "";
     sel.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
     if (want && !names.includes(want)) sel.prepend(el("option", { value: want }, want));
     sel.value = want;
@@ -245,7 +524,8 @@
     const plan = last.plan;
     const r = plan.recommendation;
     $("recommendation").replaceChildren(r && r.hardware
-      ? el("span", {}, `${t("recommended")}: `, el("b", { id: "recommended" }, `${r.count} × ${r.hardware}`), ` — ${(r.why || []).join("; ")}`)
+      ? el("span", {}, `${t("recommended")}: `, el("b", { id: "recommended", class: "name" }, `${r.count} × ${r.hardware}`),
+           " — ", ...sayAll(r.why || []))
       : t("none"));
     renderAnswers(plan);
     const fitsOnly = $("fits-only").checked;
@@ -268,12 +548,15 @@
       const body = el("tbody");
       for (const c of rows.slice(0, 8))
         body.append(el("tr", { class: c.fits ? "fits" : "nofit" },
-          el("td", {}, `${c.count > 1 ? `${c.count} × ` : ""}${c.hardware}`), ...cols.map(([, f]) => el("td", {}, f(c)))));
+          el("td", { class: "name" }, `${c.count > 1 ? `${c.count} × ` : ""}${c.hardware}`), ...cols.map(([, f]) => el("td", {}, f(c)))));
       table.append(body);
       groups.append(el("details", { class: "group", open: rows.length > 0 },
         el("summary", {}, `${t(`group_${g}`)} (${num(rows.length, 0)})`), rows.length ? table : el("p", {}, t("none"))));
     }
-    const rec = r && plan.candidates.find((c) => c.hardware === r.hardware && c.count === r.count);
+    // The recommended row: the same machine and count, else the same machine (a cloud instance's
+    // count may say instances in the recommendation and GPUs in its row).
+    const rec = r && (plan.candidates.find((c) => c.hardware === r.hardware && c.count === r.count)
+      || plan.candidates.find((c) => c.hardware === r.hardware && c.fits));
     const launch = $("launch");
     launch.replaceChildren();
     for (const [engine, line] of Object.entries((rec && rec.launch) || {})) {
@@ -283,7 +566,7 @@
         try { await navigator.clipboard.writeText(line); } catch (e) { /* clipboard refused: the line stays selectable */ }
         btn.textContent = t("copied");
       });
-      launch.append(el("div", { class: "launch" }, el("b", {}, engine), pre, btn));
+      launch.append(el("div", { class: "launch" }, el("b", { class: "name" }, engine), pre, btn));
     }
     if (!launch.children.length) launch.append(el("p", {}, t("none")));
   }
@@ -298,12 +581,12 @@
       const c = plan.candidates[a.index] || {};
       const head = el("div", { class: "answer-head" },
         el("b", {}, t(`group_${KIND_GROUP[a.kind] || a.kind}`)), " ",
-        el("span", { class: "answer-hw", "data-kind": a.kind }, `${c.count > 1 ? `${c.count} × ` : ""}${a.hardware}`),
-        " — ", c.fits ? `${num(c.decode_tokens_per_s, 1)} ${t("decode")}` : t("no_fit"));
-      const why = el("ul", {}, ...(a.why || []).map((w) => el("li", {}, w.text)));
+        el("span", { class: "answer-hw name", "data-kind": a.kind }, `${c.count > 1 ? `${c.count} × ` : ""}${a.hardware}`),
+        " — ", c.fits ? iso(`${num(c.decode_tokens_per_s, 1)} ${t("decode")}`) : t("no_fit"));
+      const why = el("ul", {}, ...(a.why || []).map((w) => el("li", {}, say(w.text))));
       const ways = (a.fit_options || []).map((f) => el("li", { class: "fit-option" },
-        `${t("to_fit")}: ${f.setting} — ${f.fits ? t("fits") : t("no_fit")}, ${gib(Math.abs(f.headroom_bytes))} `
-          + `${f.fits ? t("headroom") : t("short_by")}, ${num(f.decode_tokens_per_s, 1)} ${t("decode")}`));
+        `${t("to_fit")}: `, el("code", {}, f.setting), ` — ${f.fits ? t("fits") : t("no_fit")}, ${iso(gib(Math.abs(f.headroom_bytes)))} `
+          + `${f.fits ? t("headroom") : t("short_by")}, ${iso(`${num(f.decode_tokens_per_s, 1)} ${t("decode")}`)}`));
       if (ways.length) why.append(...ways);
       list.append(el("li", { class: c.fits ? "answer fits" : "answer nofit" }, head, why));
     }
@@ -313,30 +596,56 @@
   function renderWhy() {
     const w = last.why;
     const rt = w.rule_of_thumb;
-    $("rule").replaceChildren(`${t("rule")}: `, el("b", { id: "rule-bytes", "data-bytes": String(rt.bytes) }, gib(rt.bytes)),
-      ` (${num(rt.n_params, 0)} × ${num(rt.bits_per_param, 2)} / 8) — ${t("llmplan_says")}: `,
-      el("b", { "data-bytes": String(w.total_bytes) }, gib(w.total_bytes)),
-      ` — ${t("rule_misses")} `, el("b", { "data-bytes": String(w.rule_misses_bytes) }, gib(w.rule_misses_bytes)));
+    $("rule").replaceChildren(`${t("rule")}: `, el("b", { id: "rule-bytes", "data-bytes": String(rt.bytes) }, iso(gib(rt.bytes))),
+      ` (${ltr(`${num(rt.n_params, 0)} × ${num(rt.bits_per_param, 2)} / 8`)}) — ${t("llmplan_says")}: `,
+      el("b", { "data-bytes": String(w.total_bytes) }, iso(gib(w.total_bytes))),
+      ` — ${t("rule_misses")} `, el("b", { "data-bytes": String(w.rule_misses_bytes) }, iso(gib(w.rule_misses_bytes))));
     const tbody = $("why-table").tBodies[0];
     tbody.replaceChildren();
     for (const d of w.devices)
       for (const p of d.parts)
-        tbody.append(el("tr", {}, el("td", {}, d.device), el("td", {}, t(PART_KEY[p.part] || p.part)),
-          el("td", { "data-bytes": String(p.bytes) }, gib(p.bytes)), el("td", {}, p.formula), el("td", {}, p.source)));
-    $("assumptions").replaceChildren(...w.assumptions.concat(...w.devices.map((d) => d.notes)).map((a) => el("li", {}, a)));
+        tbody.append(el("tr", {}, el("td", { class: "name" }, d.device), el("td", {}, t(PART_KEY[p.part] || p.part)),
+          el("td", { "data-bytes": String(p.bytes) }, iso(gib(p.bytes))), el("td", { class: "formula" }, say(p.formula)),
+          el("td", {}, say(p.source))));
+    $("assumptions").replaceChildren(...w.assumptions.concat(...w.devices.map((d) => d.notes)).map((a) => el("li", {}, say(a))));
   }
 
   // ------------------------------------------------------------------ model search and upload
+  // What people type for a model: a catalog id or part of it, words ("llama 3.1 8b"), an Ollama tag
+  // (llama3.1:8b, qwen3:30b-a3b: data/ollama/names.csv), a Hugging Face address
+  // (https://huggingface.co/ORG/NAME, hf:ORG/NAME). Best match first; Enter takes it.
+  const squash = (x) => x.toLowerCase().replace(/[^a-z0-9.]+/g, "");
+  function matches(raw) {
+    let text = raw.trim().replace(/^https?:\/\/(www\.)?(huggingface\.co|hf\.co)\//i, "").replace(/^(hf|ms):/i, "")
+      .replace(/\/(tree|blob|resolve)\/.*$/, "").replace(/\/+$/, "");
+    const lower = text.toLowerCase();
+    if (!lower) return [];
+    const scored = new Map();
+    const add = (id, score) => { if (models.some((m) => m.id === id)) scored.set(id, Math.max(scored.get(id) || 0, score)); };
+    // An Ollama tag: family[:size[-variant]], the size with latest=yes when none is given.
+    const [family, tag] = lower.split(":");
+    for (const o of ollama)
+      if (o.family === family && (tag ? tag === o.size || tag.startsWith(`${o.size}-`) : o.latest === "yes"))
+        add(tag && /text|base/.test(tag) && o.base_id ? o.base_id : o.hf_id, 100);
+    const words = lower.split(/[\s/_-]+/).filter(Boolean);
+    for (const m of models) {
+      const id = m.id.toLowerCase();
+      if (id === lower || (m.alias || "") === lower) add(m.id, 90);
+      else if (id.includes(lower) || (m.alias || "").includes(lower)) add(m.id, 60 - id.length / 100);
+      else if (words.length > 1 && words.every((w) => squash(id).includes(squash(w)))) add(m.id, 40 - id.length / 100);
+      // "instruct" models first among equals: what people chat with.
+      if (scored.has(m.id) && /instruct|chat|-it\b/.test(id)) scored.set(m.id, scored.get(m.id) + 0.5);
+    }
+    return [...scored.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  }
   function suggest() {
-    const text = $("model-search").value.trim().toLowerCase();
     const list = $("model-list");
     list.replaceChildren();
-    if (!text) { list.hidden = true; return; }
-    const hits = models.filter((m) => m.id.toLowerCase().includes(text) || (m.alias || "").includes(text)).slice(0, 12);
-    for (const m of hits) {
-      const li = el("li", { tabIndex: 0, "data-id": m.id }, m.id);
-      li.addEventListener("click", () => choose(m.id));
-      li.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(m.id); });
+    const hits = matches($("model-search").value).slice(0, 12);
+    for (const id of hits) {
+      const li = el("li", { tabIndex: 0, "data-id": id, class: "name" }, id);
+      li.addEventListener("click", () => choose(id));
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(id); });
       list.append(li);
     }
     list.hidden = hits.length === 0;
@@ -360,6 +669,17 @@
   async function start() {
     try {
       await I18N_READY;
+    } catch (e) {
+      showError(e);
+    }
+    try {
+      const [msgs, names] = await Promise.all([
+        Promise.all(Object.keys(LOCALES).map((l) => fetch(`data/messages/${l}.json`).then((r) => r.json()).then((j) => [l, j]))),
+        fetch("data/ollama/names.csv").then((r) => r.text())]);
+      for (const [l, j] of msgs) MESSAGES[l] = j;
+      compileMessages();
+      const [head, ...lines] = names.trim().split("\n").map((l) => l.split(","));
+      ollama = lines.map((cells) => Object.fromEntries(head.map((h, i) => [h, cells[i] || ""])));
     } catch (e) {
       showError(e);
     }
@@ -387,9 +707,13 @@
     for (const id of ["fits-only", "min-speed", "max-cost"]) $(id).addEventListener("input", () => last.plan && renderMachines());
     $("model-search").addEventListener("input", suggest);
     $("model-search").addEventListener("keydown", (e) => {
-      const first = $("model-list").querySelector("li");
-      if (e.key === "Enter" && first) choose(first.dataset.id);
+      if (e.key !== "Enter") return;
+      const best = matches($("model-search").value)[0];
+      if (best) choose(best);
     });
+    $("my-pick").addEventListener("change", pickMine);
+    for (const id of ["my-kind", "my-chip", "my-memory", "my-ram", "my-ram-type", "my-gpu", "my-vram"])
+      $(id).addEventListener("change", () => { fillMinePicker(); applyMachineDefaults(); update(); });
     const drop = $("drop");
     drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
     drop.addEventListener("dragleave", () => drop.classList.remove("over"));
@@ -407,6 +731,7 @@
     } catch (e) {
       showError(e);
     }
+    fillMinePicker();
     update();
   }
   start();

@@ -1,0 +1,44 @@
+// Screenshots of the page for docs/: the student's question (Qwen2.5-7B-Instruct on a 16 GB laptop
+// without a GPU) in English, Arabic and Chinese, at desktop and phone width.
+// Usage: node tests/web/screenshots.mjs build/llmplan docs   (npm ci --prefix tests/web first)
+// Writes docs/page-{en,ar,zh}-{desktop,phone}.png: the top of the page (the machine's answer, the
+// question and the memory), as a person first sees it.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const [llmplan, out] = process.argv.slice(2);
+const require = createRequire(import.meta.url);
+const puppeteer = require("puppeteer-core");
+const server = spawn(llmplan, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const base = await new Promise((resolve, reject) => {
+  let text = "";
+  server.stdout.on("data", (b) => { text += b; const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//); if (m) resolve(m[0]); });
+  server.on("exit", (code) => reject(new Error(`llmplan serve exited with ${code}`)));
+});
+const profile = mkdtempSync(path.join(tmpdir(), "llmplan-shots-"));
+const browser = await puppeteer.launch({ executablePath: process.env.LLMPLAN_CHROMIUM || "/usr/bin/chromium", headless: true,
+  args: ["--no-sandbox", "--disable-gpu", `--user-data-dir=${profile}`] });
+const laptop = "Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)";
+try {
+  for (const lang of ["en", "ar", "zh"])
+    for (const [name, width, height] of [["desktop", 1400, 1500], ["phone", 390, 1800]]) {
+      const page = await browser.newPage();
+      await page.setViewport({ width, height });
+      const q = new URLSearchParams({ model: "Qwen/Qwen2.5-7B-Instruct", my: `row:${laptop}`, device: "cpu", engine: "llama.cpp",
+                                      weights: "q4_k_m", lang });
+      await page.goto(`${base}?${q}`);
+      await page.waitForFunction(() => Number(document.body.dataset.done || 0) > 0 && document.body.dataset.busy === "0",
+                                 { timeout: 60000 });
+      const file = path.join(out, `page-${lang}-${name}.png`);
+      await page.screenshot({ path: file });
+      console.log(file);
+      await page.close();
+    }
+} finally {
+  await browser.close();
+  server.kill();
+  rmSync(profile, { recursive: true, force: true });
+}
