@@ -1,6 +1,7 @@
 // make_plan: fit the estimate on each candidate, add roofline speed and cost, sort, recommend.
 #include "llmplan/plan.h"
 
+#include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
 #include "hardware/personal_memory.h"
 #include "llmplan/fit.h"
@@ -210,7 +211,9 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
         const double usable = detail::traits_of(q.engine).kv_pool ? gpu_memory_utilization(q) : 1.0;
-        have    = pl.memory_bytes ? static_cast<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes)) : 0;
+        have    = pl.memory_bytes ? detail::saturate<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes),
+                                                                detail::rounding::toward_zero)
+                                  : 0;
         c.count = n;
         c.nodes = nodes;
         est     = *e;

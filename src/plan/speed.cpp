@@ -3,6 +3,7 @@
 // rate an engine reaches for prefill (src/plan/speed.h gives the model).
 #include "plan/speed.h"
 
+#include "detail/checked_number.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/weights.h"
 #include "plan/detail.h"
@@ -297,13 +298,14 @@ double transformers_moe_host_seconds(const model_desc& m) {
 }
 
 std::uint64_t decode_weight_bytes_per_step(const model_desc& m, const inference_estimate& e) {
-    return static_cast<std::uint64_t>(static_cast<double>(e.weights.bytes) * moe_read_share(m));
+    return detail::saturate<std::uint64_t>(static_cast<double>(e.weights.bytes) * moe_read_share(m),
+                                           detail::rounding::toward_zero);
 }
 
 std::uint64_t decode_bytes_per_step(const model_desc& m, const inference_estimate& e, const inference_params& p) {
     const double kv =
         static_cast<double>(e.kv_bytes_per_token) * static_cast<double>(p.ctx) * static_cast<double>(p.batch);
-    return decode_weight_bytes_per_step(m, e) + static_cast<std::uint64_t>(kv);
+    return decode_weight_bytes_per_step(m, e) + detail::saturate<std::uint64_t>(kv, detail::rounding::toward_zero);
 }
 
 decode_step_time decode_step(const model_desc& m, const inference_estimate& e, const inference_params& p,

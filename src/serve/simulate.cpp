@@ -12,6 +12,7 @@
 //
 // Requests of one run have the same prompt and output length (the contract's means). Decoding requests
 // are kept as cohorts by the step they finish in, so a step costs O(log cohorts), not O(requests).
+#include "detail/checked_number.h"
 #include "llmplan/serving.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ double percentile(std::vector<double>& v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     const double k = (static_cast<double>(v.size()) - 1) * std::clamp(p, 0.0, 100.0) / 100.0;
-    const auto lo  = static_cast<std::size_t>(std::floor(k));
+    const auto lo  = detail::saturate<std::size_t>(k, detail::rounding::down);
     const auto hi  = std::min(lo + 1, v.size() - 1);
     return v[lo] + (v[hi] - v[lo]) * (k - static_cast<double>(lo));
 }
@@ -81,13 +82,14 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
 
     const bool closed    = c.concurrency > 0;
     const bool burst     = !closed && std::isinf(c.request_rate);
-    const auto in_flight = closed ? static_cast<std::uint64_t>(std::max(1.0, std::round(c.concurrency))) : 0;
+    const auto in_flight = closed ? detail::saturate<std::uint64_t>(std::max(1.0, c.concurrency)) : 0;
     // Closed loop: the first in_flight requests warm up (they start together); then enough requests are
     // measured for stable means, fewer when each is long (bounded work: ~4e5 request-tokens).
     std::uint64_t measured = 0, total = 0;
     if (closed) {
         const double want = 4e5 * static_cast<double>(in_flight) / static_cast<double>(O + I / 8 + 1);
-        measured = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(want), std::min<std::uint64_t>(in_flight, 1000),
+        measured = std::clamp<std::uint64_t>(detail::saturate<std::uint64_t>(want, detail::rounding::toward_zero),
+                                             std::min<std::uint64_t>(in_flight, 1000),
                                              std::max<std::uint64_t>(in_flight, 1000));
         total    = in_flight + measured;
     } else {

@@ -2,7 +2,8 @@
 // puppeteer-core) loads the page from a server this test starts, acts as a person would, and checks
 // that every memory figure the page shows equals the CLI's --json for the same options.
 // Usage: node browser_test.mjs LLMPLAN_BINARY SCREENSHOT_DIR CONFIG_JSON
-// Exit 77 (ctest SKIP_RETURN_CODE) when chromium or puppeteer-core is absent, unless
+// Installs puppeteer-core with npm ci when it is missing. Exit 77 (ctest SKIP_RETURN_CODE), printing
+// why, when chromium is absent or npm cannot install puppeteer-core, unless
 // LLMPLAN_REQUIRE_BROWSER=1 (CI), which makes that a failure.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,19 @@ const skip = (why) => {
 };
 if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} absent (apt-get install chromium)`);
 let puppeteer;
-try { puppeteer = require("puppeteer-core"); } catch { skip("puppeteer-core absent (npm ci --prefix tests/web)"); }
+try {
+  puppeteer = require("puppeteer-core");
+} catch {
+  // Installed here, as the MCP client test installs its own (the lock file pins it): skipped, saying
+  // why, only where npm cannot reach its registry.
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  try {
+    execFileSync("npm", ["ci", "--prefix", here, "--no-audit", "--no-fund"], { stdio: "inherit" });
+    puppeteer = require("puppeteer-core");
+  } catch (e) {
+    skip(`puppeteer-core is not installed and npm ci --prefix tests/web failed (${e.message})`);
+  }
+}
 
 let failures = 0;
 const check = (ok, what) => { console.log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failures++; };

@@ -5,7 +5,8 @@ add_test(NAME web_api COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/ap
 set_tests_properties(web_api PROPERTIES LABELS web TIMEOUT 120)
 
 # The page in a real browser: Debian's chromium driven by puppeteer-core (npm ci --prefix tests/web).
-# Skips (77) when chromium or puppeteer-core is absent, unless LLMPLAN_REQUIRE_BROWSER=1 (CI).
+# Installs puppeteer-core itself (npm ci) when missing; skips (77), printing why, when chromium is absent
+# or npm cannot install it, unless LLMPLAN_REQUIRE_BROWSER=1 (CI).
 # Screenshots of each state are kept in build/web-screenshots/ (fonts-wqy-microhei draws the Chinese ones).
 find_program(LLMPLAN_NODE node)
 if(LLMPLAN_NODE)
