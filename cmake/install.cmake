@@ -3,6 +3,8 @@
 include(CMakePackageConfigHelpers)
 if(TARGET llmplan)
   install(TARGETS llmplan RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # `llmplan serve`'s module, where web_module_load.cpp looks for it (LLMPLAN_WEB_MODULE_RELDIR).
+  install(TARGETS llmplan_web LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/llmplan)
 endif()
 install(TARGETS llmplan_core EXPORT llmplan-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
                                                     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -32,10 +32,13 @@ struct server_options {
 };
 
 /// true for the addresses only this machine can reach: 127.0.0.0/8, ::1, localhost.
-bool is_loopback(std::string_view host);
+inline bool is_loopback(std::string_view host) {
+    return host == "localhost" || host == "::1" || host == "[::1]" || host.starts_with("127.");
+}
 
 /// Runs the server until it is stopped; calls `on_listen(port)` once it accepts connections.
-/// Returns false when it could not bind.
+/// Returns false when it could not bind. Defined in the web module (llmplan-web.so, with cpp-httplib
+/// and the page); the CLI reaches it through run_server_module (web_module.h).
 bool run_server(const server_options& o, const std::function<void(int port)>& on_listen);
 
 } // namespace llmplan::web
