@@ -25,9 +25,11 @@ struct server_options {
     /// Longest wait for a request's bytes, or to write a response, before the connection is dropped.
     std::chrono::seconds io_timeout{5};
     /// Most requests one keep-alive connection may carry before it is closed (cpp-httplib's default is
-    /// 5; a page that follows a slider sends many). Past the workers' count, a new connection waits in
-    /// the queue until one closes: at 100 requests of about a millisecond, well within a second.
-    std::size_t keep_alive_max_requests = 100;
+    /// 5; a page that follows a slider sends many). Measured with wrk at 64 connections (bench/README.md):
+    /// closing after 100 gave 12 requests past wrk's 2 s timeout in every 10 s run (each about a
+    /// reconnect), after 100,000 none. 10,000 keeps reconnects rare; an idle connection still frees
+    /// its worker after io_timeout.
+    std::size_t keep_alive_max_requests = 10000;
     api_policy api; ///< --hub: Hub names as MODEL
 };
 

@@ -24,6 +24,7 @@ set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/web_module_load.cpp PROPER
 # that nothing of it clashes with the program's); only llmplan_web_run_server is exported.
 add_library(llmplan_web MODULE ${CMAKE_CURRENT_LIST_DIR}/server.cpp ${CMAKE_CURRENT_LIST_DIR}/api_routes.cpp
                                ${CMAKE_CURRENT_LIST_DIR}/assets.cpp ${CMAKE_CURRENT_LIST_DIR}/web_module_entry.cpp
+                               ${CMAKE_CURRENT_LIST_DIR}/answer_cache.cpp
                                ${PROJECT_BINARY_DIR}/generated/web_assets.cpp)
 set_target_properties(llmplan_web PROPERTIES PREFIX "" OUTPUT_NAME llmplan-web CXX_VISIBILITY_PRESET hidden
                                              VISIBILITY_INLINES_HIDDEN ON
