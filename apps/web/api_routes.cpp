@@ -1,6 +1,7 @@
 // The API of `llmplan serve`: checks that no request names a file, then asks the library.
 #include "api_routes.h"
 
+#include "answer_cache.h"
 #include "llmplan/llmplan.h"
 #include "my_machine.h"
 
@@ -159,7 +160,9 @@ bool is_api_command(std::string_view command) {
 
 api_reply answer_get(std::string_view command, const query& q, const api_policy& policy) {
     if (auto why_not = refuse(q, false, policy)) return {400, error_body(*why_not)};
-    return ask_any(command, q, sources(policy));
+    // With --hub an answer may read the network, which may change: only catalog answers are kept.
+    if (policy.hub) return ask_any(command, q, sources(policy));
+    return cached_answer(command, q, [&] { return ask_any(command, q, sources(policy)); });
 }
 
 api_reply answer_post(std::string_view command, const query& q, std::string_view body, const api_policy& policy) {

@@ -1,6 +1,7 @@
 // llmplan serve [--host 127.0.0.1] [--port 8080]: the page and its API on this machine.
 #include "serve.h"
 #include "server.h"
+#include "web_module.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +29,7 @@ void add_serve_command(CLI::App& app) {
                          "llmplan: warning: listening on %s, not loopback: any machine that reaches this address "
                          "can use the API\n",
                          o->host.c_str());
-        const bool ok = run_server(*o, [&](int port) {
+        const bool ok = run_server_module(*o, [&](int port) {
             const bool v6 = o->host.find(':') != std::string::npos;
             std::printf("llmplan: serving http://%s%s%s:%d/ (Ctrl-C stops)\n", v6 ? "[" : "", o->host.c_str(),
                         v6 ? "]" : "", port);

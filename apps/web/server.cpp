@@ -46,10 +46,6 @@ std::string_view host_name(std::string_view host) {
 
 } // namespace
 
-bool is_loopback(std::string_view host) {
-    return host == "localhost" || host == "::1" || host == "[::1]" || host.starts_with("127.");
-}
-
 bool run_server(const server_options& o, const std::function<void(int port)>& on_listen) {
     httplib::Server svr;
     const std::size_t threads = o.threads;

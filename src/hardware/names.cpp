@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <unordered_map>
 
 namespace llmplan::detail {
 
@@ -52,6 +53,34 @@ std::optional<double> nominal_gb(const device_spec& d) {
 
 bool contains(const std::vector<std::string>& v, std::string_view w) {
     return std::find(v.begin(), v.end(), w) != v.end();
+}
+
+/// A row's name split into words, and its model word (best_match), kept between calls: linking the
+/// cloud and laptop tables to the GPU table matches each of their rows against every GPU row, and
+/// splitting the same GPU names again each time was most of `llmplan plan`'s start (bench/README.md).
+struct row_words {
+    std::string name; ///< the name these words are of (a row freed and another made at its address differs)
+    name_words words;
+    std::string model; ///< its first base word with a digit that is not a size, else its first base word
+};
+
+const row_words& words_of(const device_spec& d) {
+    // Per thread (the web server matches on many); bounded, since each uploaded --hardware-file
+    // makes rows at new addresses.
+    constexpr std::size_t max_rows = 4096;
+    thread_local std::unordered_map<const device_spec*, row_words> cache;
+    auto it = cache.find(&d);
+    if (it != cache.end() && it->second.name == d.name) return it->second;
+    if (cache.size() >= max_rows) cache.clear(), it = cache.end();
+    row_words r{d.name, split_words(d.name), {}};
+    for (const auto& w : r.words.base)
+        if (std::any_of(w.begin(), w.end(), digit) && !is_memory_word(w)) {
+            r.model = w;
+            break;
+        }
+    if (r.model.empty() && !r.words.base.empty()) r.model = r.words.base.front();
+    if (it != cache.end()) return it->second = std::move(r);
+    return cache.emplace(&d, std::move(r)).first->second;
 }
 
 } // namespace
@@ -133,8 +162,15 @@ const device_spec* best_match(std::string_view query, std::span<const device_spe
     std::size_t best_matched = 0, best_lacking = 0;
     bool best_sxm = false;
     for (const device_spec* d : rows) {
-        const auto r = split_words(d->name);
+        const row_words& rw = words_of(*d);
+        const name_words& r = rw.words;
         if (r.base.empty()) continue;
+        // The model word must be covered (below): by a query word equal to it or to a run of row
+        // words holding it, so it is part of some query word; a row whose model word is in none is
+        // rejected here without the rest.
+        if (std::none_of(q.all.begin(), q.all.end(),
+                         [&](const std::string& w) { return w.find(rw.model) != std::string::npos; }))
+            continue;
 
         // Which of the row's words the query covers: equal words, or runs of 2-3 adjacent row
         // words typed together ("rtx4090" covers "rtx" and "4090").
@@ -192,14 +228,8 @@ const device_spec* best_match(std::string_view query, std::span<const device_spe
                 if (!cov) base_uncovered.push_back(bw);
             }
         }
-        std::string model;
-        for (const auto& w : r.base)
-            if (std::any_of(w.begin(), w.end(), digit) && !is_memory_word(w)) {
-                model = w;
-                break;
-            }
-        if (model.empty()) model = r.base.front();
-        bool reject = false;
+        const std::string& model = rw.model;
+        bool reject              = false;
         for (auto w : base_uncovered)
             if (w == model || (!is_optional_word(w) && !is_memory_word(w))) reject = true;
         if (reject) continue;

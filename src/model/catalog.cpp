@@ -75,8 +75,17 @@ std::vector<catalog_entry> build_catalog() {
         e.source      = source_of(sources, folder);
         out.push_back(std::move(e));
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return lower(a.id) < lower(b.id); });
-    return out;
+    // By lower-cased id, each lowered once (not twice per comparison).
+    std::vector<std::pair<std::string, std::size_t>> keys;
+    keys.reserve(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        keys.emplace_back(lower(out[i].id), i);
+    std::sort(keys.begin(), keys.end());
+    std::vector<catalog_entry> sorted;
+    sorted.reserve(out.size());
+    for (const auto& k : keys)
+        sorted.push_back(std::move(out[k.second]));
+    return sorted;
 }
 
 const detail::embedded_file* embedded(std::string_view path) {

@@ -1,11 +1,12 @@
-// libcurl behind http_transport: one GET per call, redirects left to the caller.
+// libcurl behind http_transport: one GET per call, redirects left to the caller. libcurl is loaded
+// with dlopen the first time a transport is made (curl_api.h): only Hub names need it, and linking it
+// cost every run ~12 ms of CPU in the dynamic loader (bench/README.md, start-up).
+#include "curl_api.h"
 #include "llmplan/http.h"
 
 #include <algorithm>
 #include <cctype>
-#include <curl/curl.h>
 #include <fmt/format.h>
-#include <mutex>
 
 namespace llmplan {
 
@@ -22,6 +23,11 @@ const std::string* http_response::header(std::string_view name) const {
 }
 
 namespace {
+
+/// Loaded by the time a transfer runs: get() returns an error before any of these when it is not.
+const detail::curl_functions& api() {
+    return *detail::load_curl();
+}
 
 constexpr std::uint64_t redirect_body_bytes = 64u << 10;
 
@@ -62,7 +68,7 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
     if (!t->decided) {
         t->decided  = true;
         long status = 0;
-        curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
+        api().easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
         t->keep = t->req->max_body_bytes;
         // A redirect's body is read (curl resolves Location only for a transfer that ends well) but
         // not kept; 64 KiB bounds it (the Hub's are under 1 kB).
@@ -96,55 +102,52 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
 }
 
 struct slist_free {
-    void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+    void operator()(curl_slist* l) const { api().slist_free_all(l); }
 };
 struct easy_free {
-    void operator()(CURL* c) const { curl_easy_cleanup(c); }
+    void operator()(CURL* c) const { api().easy_cleanup(c); }
 };
 
 class curl_transport final : public http_transport {
   public:
-    curl_transport() {
-        static std::once_flag once;
-        std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    }
-
     result<http_response> get(const http_request& req) override {
+        std::string why;
+        if (detail::load_curl(&why) == nullptr) return make_error(error_code::network, why, req.url);
         // One handle per thread, reset for each request: its connection cache keeps the Hub's and
         // the CDN's connections (and TLS sessions) open from one shard to the next.
-        thread_local std::unique_ptr<CURL, easy_free> curl(curl_easy_init());
+        thread_local std::unique_ptr<CURL, easy_free> curl(api().easy_init());
         if (!curl) return make_error(error_code::network, "cannot start an HTTP transfer (libcurl)", req.url);
-        curl_easy_reset(curl.get());
+        api().easy_reset(curl.get());
         http_response resp;
         transfer t{curl.get(), &req, &resp};
         curl_slist* raw = nullptr;
         for (const auto& h : req.headers)
-            raw = curl_slist_append(raw, fmt::format("{}: {}", h.name, h.value).c_str());
+            raw = api().slist_append(raw, fmt::format("{}: {}", h.name, h.value).c_str());
         // Ranged reads must not be content-encoded (hub-api.md §1.4); curl sends no Accept-Encoding.
         std::unique_ptr<curl_slist, slist_free> list(raw);
         const std::string range = req.range ? fmt::format("{}-{}", req.range->first, req.range->last) : "";
         const long timeout_s    = std::max<long>(1, static_cast<long>((req.timeout.count() + 999) / 1000));
         CURL* c                 = curl.get();
-        curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, list.get());
-        curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-        curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-        curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.timeout.count()));
+        api().easy_setopt(c, CURLOPT_URL, req.url.c_str());
+        api().easy_setopt(c, CURLOPT_HTTPHEADER, list.get());
+        api().easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+        api().easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+        api().easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+        api().easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.timeout.count()));
         // A read timeout: under 1 byte/s for the whole timeout aborts (huggingface_hub's 10 s read timeout).
-        curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, timeout_s);
+        api().easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        api().easy_setopt(c, CURLOPT_LOW_SPEED_TIME, timeout_s);
         // And a bound on the whole transfer, so that a server trickling a byte a second ends too: 30
         // timeouts (5 minutes at the default) carry a 16 MiB GGUF chunk at 56 kB/s.
-        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout.count()) * 30);
-        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-        if (req.range) curl_easy_setopt(c, CURLOPT_RANGE, range.c_str());
-        const CURLcode rc = curl_easy_perform(c);
+        api().easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout.count()) * 30);
+        api().easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        api().easy_setopt(c, CURLOPT_HEADERDATA, &t);
+        api().easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        api().easy_setopt(c, CURLOPT_WRITEDATA, &t);
+        if (req.range) api().easy_setopt(c, CURLOPT_RANGE, range.c_str());
+        const CURLcode rc = api().easy_perform(c);
         if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && t.stopped)) {
-            const std::string what = curl_easy_strerror(rc);
+            const std::string what = api().easy_strerror(rc);
             switch (rc) {
             case CURLE_OPERATION_TIMEDOUT:
                 return make_error(error_code::timed_out, fmt::format("no answer within {} s (--timeout)", timeout_s),
@@ -160,10 +163,10 @@ class curl_transport final : public http_transport {
                 return make_error(error_code::network, fmt::format("cannot reach the server: {}", what), req.url);
             }
         }
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp.status);
+        api().easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp.status);
         if (resp.status >= 300 && resp.status < 400) {
             char* loc = nullptr;
-            if (curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc) resp.redirect_url = loc;
+            if (api().easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc) resp.redirect_url = loc;
         }
         return resp;
     }
