@@ -1,4 +1,4 @@
-// Engine versions: which release of vLLM, transformers or llama.cpp an estimate is for, and what
+// Engine versions: which release of vLLM, transformers, llama.cpp, SGLang or mlx-lm an estimate is for, and what
 // each range of releases does differently with memory (the table in src/estimate/engine_versions.cpp,
 // every row with its source).
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace llmplan {
 
-enum class engine_kind : std::uint8_t { llama_cpp, vllm, transformers };
+enum class engine_kind : std::uint8_t { llama_cpp, vllm, transformers, sglang, mlx };
 std::string_view engine_name(engine_kind e);
 
 /// A release: major.minor.patch for vLLM and transformers. llama.cpp has two eras: build numbers
@@ -54,6 +54,10 @@ struct engine_behaviour {
     std::uint32_t large_gpu_batched_tokens = 8192;
     // llama.cpp
     bool cpu_repack = false; ///< ggml-cpu keeps a repacked copy of q4_0/iq4_nl matrices (CPU_REPACK buffer)
+    // SGLang
+    /// --mem-fraction-static without the flag: from the GPU's memory (reserved = activations of the
+    /// chunked prefill + CUDA graphs, at least 10 GiB above 60 GiB; v0.5.3+), else a table by TP size
+    bool sglang_fraction_from_gpu_memory = false;
 };
 
 /// The release assumed when none is given: the current one of each engine.

@@ -68,6 +68,9 @@ struct inference_estimate {
     std::uint64_t vllm_outside_budget_bytes = 0;
     /// vLLM 0.21+: its estimate of the CUDA graphs, taken out of the KV pool (the compute part)
     std::uint64_t vllm_cuda_graph_bytes = 0;
+    /// SGLang (its pool is read through the vllm_* fields above, the same quantities): the
+    /// --mem-fraction-static the estimate used (engine_sglang.cpp)
+    double sglang_mem_fraction_static = 0;
     std::string engine_release; ///< "vllm@0.14.0": the release the estimate models
     std::string engine_range;   ///< the behaviour row it fell in, e.g. "vllm 0.8+ (V1 engine)"
     /// How close this kind of estimate (engine x device x weight class) came to measured runs.

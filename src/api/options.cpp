@@ -39,9 +39,9 @@ constexpr std::array rows = {
     option_spec{id::probe, "probe", k::flag, "", "", "measure this machine's RAM bandwidth again and cache it", H, 0},
 
     option_spec{id::task, "task", k::choice, "infer train", "infer", "run the model or train it", E | P, 0},
-    option_spec{id::engine, "engine", k::choice, "llama.cpp vllm sglang tensorrt-llm transformers", "llama.cpp for GGUF, else transformers", "inference engine", E | P, 0, t::infer},
+    option_spec{id::engine, "engine", k::choice, "llama.cpp vllm sglang tensorrt-llm transformers mlx", "llama.cpp for GGUF, else transformers", "inference engine", E | P, 0, t::infer},
     option_spec{id::engine_version, "engine-version", k::text, "", "the current release", "the engine's release, e.g. vllm@0.14, transformers@4.38.2, llama.cpp@b6000 or llama.cpp@v0.3.0", E | P, 0, t::infer},
-    option_spec{id::device, "device", k::choice, "cpu cuda metal", "cuda", "where the model runs", E | P, 0, t::infer},
+    option_spec{id::device, "device", k::choice, "cpu cuda metal", "cuda (metal for mlx)", "where the model runs", E | P, 0, t::infer},
     option_spec{id::gpus, "gpus", k::positive, "", "1", "number of GPUs", E | P, 0},
     option_spec{id::gpus, "gpus", k::positive, "", "the machine's count", "GPUs to spread a model over", F, 0},
     option_spec{id::weights, "weights", k::text, dtypes_weights, "the model's own", "weight precision (training: the frozen base of LoRA/QLoRA)", E | P, 0},

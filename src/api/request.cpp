@@ -142,9 +142,9 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
         break;
     case id::engine:
         if (const auto* e = detail::engine_by_name(v.text)) r.engine = e->kind;
-        // SGLang and TensorRT-LLM reserve a KV pool from a fraction of each GPU as vLLM does: their
-        // memory is planned as vLLM's; serving at load prices their steps with their own rows.
-        else if (v.text == "sglang" || v.text == "tensorrt-llm")
+        // TensorRT-LLM reserves a KV pool from a fraction of each GPU as vLLM does: its memory is
+        // planned as vLLM's; serving at load prices its steps with its own row.
+        else if (v.text == "tensorrt-llm")
             r.engine = engine_kind::vllm;
         break;
     case id::device:

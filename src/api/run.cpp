@@ -91,6 +91,10 @@ result<estimate_document> run_estimate(const estimate_request& q, const load_opt
         if (!v) return v.error();
         d.infer.version = *v;
     }
+    // mlx-lm runs on Apple silicon's GPU only: its default device is metal.
+    if (d.infer.engine == engine_kind::mlx &&
+        std::find(q.given.begin(), q.given.end(), option_id::device) == q.given.end())
+        d.infer.device = device_kind::metal;
     // llama.cpp's -fa auto (b6327+): flash attention on unless --flash-attn says otherwise.
     if (d.infer.engine == engine_kind::llama_cpp &&
         std::find(q.given.begin(), q.given.end(), option_id::flash_attn) == q.given.end() &&

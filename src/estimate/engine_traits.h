@@ -98,10 +98,18 @@ struct engine_traits {
     /// it has none of its own.
     engine_scope own_options;
     /// How its launch line is built (launch.cpp): a llama-server/ollama line, a `vllm serve` line
-    /// (CUDA only), or none (transformers is a library called from the user's own script).
-    enum class launch_kind : std::uint8_t { llama_server, vllm_serve, python_pipeline, none } launch;
+    /// (CUDA only), a `python -m sglang.launch_server` line (CUDA only), `mlx_lm.generate` /
+    /// `mlx_lm.server` lines (Metal), or a transformers Python one-liner.
+    enum class launch_kind : std::uint8_t {
+        llama_server,
+        vllm_serve,
+        python_pipeline,
+        sglang_server,
+        mlx_lm,
+        none
+    } launch;
     /// The release assumed without --engine-version: the newest found in public sources (Dec 2026:
-    /// vLLM 0.30, transformers 5.13.1, llama.cpp v0.3.0; until Dec 2026 vLLM 0.14, transformers 4.57,
+    /// vLLM 0.30, transformers 5.15.1, SGLang 0.5.19, mlx-lm 0.32.0, llama.cpp v0.3.0; until Dec 2026 vLLM 0.14, transformers 4.57,
     /// llama.cpp b7200). Each row's source is beside it in engine_traits.cpp.
     engine_version current;
     /// Versions are build numbers, printed and parsed as bNNNN (llama.cpp's release tags until Aug 2026,

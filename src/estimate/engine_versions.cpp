@@ -103,6 +103,27 @@ constexpr std::array rows = {
                 {.range = "llama.cpp v0.3.0+ (semantic versions)",
                  .source = "ggml-org/llama.cpp releases v0.3.0; ggml/src/ggml-cpu/repack.cpp",
                  .cpu_repack = true}},
+    // SGLang before v0.5.3: --mem-fraction-static without the flag came from the tensor-parallel size
+    // alone, 0.88 at TP 1, 0.87 at 2-3, 0.85 at 4-7, 0.81 at 8-15, 0.79 at 16+ (python/sglang/srt/
+    // server_args.py __post_init__, v0.4.x: "Set mem fraction static, which depends on the tensor
+    // parallelism size"); sglang_static_fraction() in engine_sglang.cpp.
+    version_row{engine_kind::sglang, {0, 0, 0},
+                {.range = "sglang < 0.5.3 (fraction by TP size)",
+                 .source = "python/sglang/srt/server_args.py __post_init__ mem_fraction_static table (v0.4.x)"}},
+    // SGLang v0.5.3+: the fraction is (GPU memory - reserved) / GPU memory, reserved from the chunked
+    // prefill and the CUDA graphs' batch (sgl-project/sglang PR 10975 "Use more general heuristics to
+    // set the default value of --mem-fraction-static", merged 2025-09-27; v0.5.2 was out by 2025-09-25,
+    // verl PR 3613, so v0.5.3 is the first release with it). The same rule in v0.5.19's
+    // python/sglang/srt/arg_groups/memory_hook.py handle_gpu_memory_settings (commit 031ed82d, 2026).
+    version_row{engine_kind::sglang, {0, 5, 3},
+                {.range = "sglang 0.5.3+ (fraction from GPU memory)",
+                 .source = "python/sglang/srt/arg_groups/memory_hook.py handle_gpu_memory_settings (PR 10975)",
+                 .sglang_fraction_from_gpu_memory = true}},
+    // mlx-lm: one row (the KV cache's 256-token steps and the wired limit hold across the 0.2x-0.32
+    // releases read: mlx_lm/models/cache.py KVCache.step, generate.py wired_limit).
+    version_row{engine_kind::mlx, {0, 0, 0},
+                {.range = "mlx-lm (all releases)",
+                 .source = "mlx_lm/models/cache.py KVCache (step 256); mlx_lm/generate.py wired_limit"}},
 };
 // clang-format on
 
@@ -163,13 +184,17 @@ result<engine_version> parse_engine_version(std::string_view text, engine_kind e
     auto bad = [&](std::string why) {
         return make_error(error_code::invalid_params,
                           fmt::format("\"{}\": {}; expected ENGINE@VERSION such as vllm@0.11, "
-                                      "transformers@4.38.2, llama.cpp@b6000 or llama.cpp@v0.3.0",
+                                      "transformers@4.38.2, sglang@0.5.19, mlx@0.32.0, llama.cpp@b6000 or "
+                                      "llama.cpp@v0.3.0",
                                       text, why),
                           "--engine-version");
     };
     std::string_view v = text;
     if (auto at = text.find('@'); at != std::string_view::npos) {
-        if (text.substr(0, at) != engine_name(e)) return bad(fmt::format("the estimate is for {}", engine_name(e)));
+        const std::string_view who = text.substr(0, at);
+        // mlx-lm's releases may be named by its package name too
+        const bool alias = e == engine_kind::mlx && who == "mlx-lm";
+        if (who != engine_name(e) && !alias) return bad(fmt::format("the estimate is for {}", engine_name(e)));
         v = text.substr(at + 1);
     }
     engine_version r;

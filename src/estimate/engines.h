@@ -9,6 +9,14 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
 result<inference_estimate> estimate_transformers(const model_desc& m, const inference_params& p,
                                                  const weights_estimate& w);
 result<inference_estimate> estimate_vllm(const model_desc& m, const inference_params& p, const weights_estimate& w);
+result<inference_estimate> estimate_sglang(const model_desc& m, const inference_params& p, const weights_estimate& w);
+result<inference_estimate> estimate_mlx(const model_desc& m, const inference_params& p, const weights_estimate& w);
+
+/// SGLang's --mem-fraction-static when not given, for `device_bytes` of GPU memory (0 = unknown),
+/// `tp` GPUs and release v (engine_sglang.cpp).
+double sglang_static_fraction(const model_desc& m, std::uint64_t device_bytes, std::uint32_t tp, engine_version v);
+/// Rows mlx-lm's KV cache holds for `tokens`: grown in steps of 256, capped at a sliding window.
+std::uint64_t mlx_kv_cells(std::uint64_t tokens, std::uint32_t window);
 
 /// Per-token widths of a decoder layer's transient tensors, shared by the engines' activation models:
 /// the widest MLP (dense n_ff of any layer; an MoE layer's routed experts n_ff_expert x top-k or its

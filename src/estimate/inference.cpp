@@ -91,8 +91,14 @@ status validate(const model_desc& m, const inference_params& p) {
                    "--weights");
     if (m.from_gguf && !engine.runs_gguf)
         return bad(fmt::format("a GGUF file runs on llama.cpp, not {}", engine_name(p.engine)), "--engine");
-    if (!detail::runs_on(engine, p.device))
-        return bad(fmt::format("{} does not run on this device", engine.name), "--device");
+    if (!detail::runs_on(engine, p.device)) {
+        std::string where;
+        for (auto d : {device_kind::cpu, device_kind::cuda, device_kind::metal})
+            if (detail::runs_on(engine, d)) where += fmt::format("{}{}", where.empty() ? "" : " or ", to_string(d));
+        return bad(
+            fmt::format("{} does not run on {}; it runs on --device {}", engine.display, to_string(p.device), where),
+            "--device");
+    }
     if (p.kv_type && !detail::offers_kv_type(engine, *p.kv_type))
         return bad(fmt::format("{} has no {} KV cache; expected {}", engine.name, name(*p.kv_type), engine.kv_types),
                    "--kv-type");
@@ -105,6 +111,8 @@ result<inference_estimate> estimate_inference(const model_desc& m, const inferen
     if (!w) return w.error();
     result<inference_estimate> r = p.engine == engine_kind::llama_cpp ? estimate_llamacpp(m, p, *w)
                                    : p.engine == engine_kind::vllm    ? estimate_vllm(m, p, *w)
+                                   : p.engine == engine_kind::sglang  ? estimate_sglang(m, p, *w)
+                                   : p.engine == engine_kind::mlx     ? estimate_mlx(m, p, *w)
                                                                       : estimate_transformers(m, p, *w);
     if (!r) return r;
     r->engine_release = to_string(p.engine, p.version.known() ? p.version : default_engine_version(p.engine));

@@ -108,8 +108,11 @@ std::uint64_t state_layer_bytes(const layer_desc& l, engine_kind e, dtype act, s
     case engine_kind::llama_cpp:
         return (conv + state) * 4;
     case engine_kind::vllm:
+    case engine_kind::sglang: // not read in SGLang's mamba pool here: taken as vLLM's dtypes
         return tensor_bytes_ceil(act, conv) + (r.vllm_ssm_f32 ? state * 4 : tensor_bytes_ceil(act, state));
     case engine_kind::transformers:
+    case engine_kind::mlx: // mlx-lm's ArraysCache: conv and SSM states in the activations' dtype (not read
+                           // for gated-delta layers: taken as transformers' f32 recurrent state)
         return tensor_bytes_ceil(act, conv) +
                (r.kind == mixer::gated_delta ? state * 4 : tensor_bytes_ceil(act, state));
     }

@@ -57,11 +57,16 @@ struct engine_runtime {
     runtime_row runtime;
 };
 // clang-format off
-constexpr std::array<engine_runtime, 3> engine_runtimes = {{
+constexpr std::array<engine_runtime, 5> engine_runtimes = {{
     //                            cuda  rocm  metal  xpu   gaudi  tpu    cpu
     {engine_kind::llama_cpp,    {5.0, {true, true, true,  true, false, false, true}}},
     {engine_kind::vllm,         {7.0, {true, true, false, true, true,  true,  true}}},
     {engine_kind::transformers, {5.0, {true, true, true,  true, true,  true,  true}}},
+    // SGLang: CUDA (its CUDA kernels, sgl-kernel, build for sm75+: taken as vLLM's 7.0 floor, not read),
+    // ROCm (aiter), Intel XPU (intel_xpu backend) and CPU (intel_amx) in server_args.py's backends.
+    {engine_kind::sglang,       {7.0, {true, true, false, true, false, false, true}}},
+    // mlx-lm: Apple silicon's Metal GPU only (MLX's CUDA backend is not what mlx-lm's docs install).
+    {engine_kind::mlx,          {0.0, {false, false, true, false, false, false, false}}},
 }};
 constexpr runtime_row bitsandbytes_row = {5.0, {true, true, false, true, false, false, true}};
 // clang-format on

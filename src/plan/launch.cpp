@@ -1,6 +1,7 @@
 // Launch lines for a plan: llama-server, rpc-server, Ollama, vllm serve and Ray, transformers in Python.
 #include "estimate/engine_traits.h"
 #include "plan/detail.h"
+#include "plan/launch_engines.h"
 #include "plan/launch_source.h"
 
 #include <algorithm>
@@ -177,6 +178,11 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
             s += " --distributed-executor-backend ray";
         }
         out.emplace_back("vllm", vllm_env(m) + s);
+    } else if (how == launch::sglang_server && p.device == device_kind::cuda && nodes == 1) {
+        out.emplace_back("sglang", sglang_launch_line(m, p, count));
+    } else if (how == launch::mlx_lm && p.device == device_kind::metal && nodes == 1) {
+        out.emplace_back("mlx-lm", mlx_generate_line(m, p));
+        out.emplace_back("mlx-lm server", mlx_server_line(m));
     } else if (how == launch::python_pipeline && nodes == 1) {
         if (auto line = transformers_line(m, p)) out.emplace_back("transformers", std::move(*line));
     }

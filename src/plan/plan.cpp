@@ -210,7 +210,9 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         }
         need = memory_need(*e, q.device);
         // vLLM pre-allocates gpu_memory_utilization of each GPU; the rest must hold the estimate.
-        const double usable = detail::traits_of(q.engine).kv_pool ? gpu_memory_utilization(q) : 1.0;
+        // SGLang's share is in its estimate (engine_sglang.cpp): the whole GPU is the budget.
+        const double usable =
+            detail::traits_of(q.engine).kv_pool && q.engine != engine_kind::sglang ? gpu_memory_utilization(q) : 1.0;
         have    = pl.memory_bytes ? detail::saturate<std::int64_t>(usable * static_cast<double>(*pl.memory_bytes),
                                                                 detail::rounding::toward_zero)
                                   : 0;
@@ -394,7 +396,10 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
     }
     if (!c.cost_per_hour_usd) c.findings.push_back(make_reason(reason_code::no_price));
     c.answer_kinds = answer_kinds_of(d);
-    c.launch       = detail::launch_lines(m, p, c.count, c.nodes, detail::has_bf16(d));
+    // SGLang's --mem-fraction-static in the line follows the GPU's memory (engine_sglang.cpp).
+    inference_params lp = p;
+    if (p.engine == engine_kind::sglang && pl.memory_bytes) lp.device_memory_bytes = *pl.memory_bytes;
+    c.launch = detail::launch_lines(m, lp, c.count, c.nodes, detail::has_bf16(d));
     return c;
 }
 

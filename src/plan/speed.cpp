@@ -43,7 +43,11 @@ struct efficiency_row {
     memory_class memory;
     double share;
 };
-constexpr std::array<efficiency_row, 15> decode_efficiency_table{
+// SGLang: vLLM's shares (no SGLang decode rows in shared/speed_truth; bench/score_speed.py scores
+//   published SGLang rows as vLLM: "both continuous-batching servers with CUDA graphs").
+// mlx-lm: llama.cpp's Apple share (no mlx-lm rows in shared/speed_truth to fit; score_speed.py's
+//   MLX_AS_LLAMACPP: both stream the quantized weights once a token through Metal kernels at batch 1).
+constexpr std::array<efficiency_row, 18> decode_efficiency_table{
     {
      {engine_kind::llama_cpp, memory_class::hbm, 0.565},
      {engine_kind::llama_cpp, memory_class::gddr, 0.913},
@@ -60,6 +64,9 @@ constexpr std::array<efficiency_row, 15> decode_efficiency_table{
      {engine_kind::transformers, memory_class::apple, decode_efficiency_gpu},
      {engine_kind::transformers, memory_class::lpddr, decode_efficiency_gpu},
      {engine_kind::transformers, memory_class::dram, decode_efficiency_cpu},
+     {engine_kind::sglang, memory_class::hbm, 0.80},
+     {engine_kind::sglang, memory_class::gddr, 0.913},
+     {engine_kind::mlx, memory_class::apple, 0.945},
      }
 };
 
@@ -77,7 +84,8 @@ struct overhead_row {
     device_kind device;
     step_overhead overhead;
 };
-constexpr std::array<overhead_row, 6> decode_overhead_table{
+// SGLang: vLLM's step overhead (its scheduler, sampler and detokenizer are Python too; not measured).
+constexpr std::array<overhead_row, 7> decode_overhead_table{
     {
      {engine_kind::llama_cpp, device_kind::cuda, {0.088e-3, 0}},
      {engine_kind::llama_cpp, device_kind::metal, {0.233e-3, 0}},
@@ -85,6 +93,7 @@ constexpr std::array<overhead_row, 6> decode_overhead_table{
      {engine_kind::vllm, device_kind::cuda, {0, 3.0e-3}},
      {engine_kind::vllm, device_kind::metal, {0, 3.0e-3}},
      {engine_kind::vllm, device_kind::cpu, {0, 3.0e-3}},
+     {engine_kind::sglang, device_kind::cuda, {0, 3.0e-3}},
      }
 };
 

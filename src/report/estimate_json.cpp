@@ -87,7 +87,15 @@ nlohmann::json inference_to_json(const model_desc& m, const inference_params& p,
         acc["under_10pct_share"] = e.accuracy->under_10pct_share;
     }
     j["accuracy"] = acc;
-    if (detail::traits_of(p.engine).kv_pool) // the pool's figures
+    if (p.engine == engine_kind::sglang) // SGLang's names for the same figures
+        j["sglang"] = {
+            {"mem_fraction_static",  e.sglang_mem_fraction_static },
+            {"max_total_num_tokens", e.vllm_kv_capacity_tokens    },
+            {"max_running_requests", e.vllm_max_num_seqs          },
+            {"chunked_prefill_size", e.vllm_max_num_batched_tokens},
+            {"engine_range",         e.engine_range               }
+        };
+    else if (detail::traits_of(p.engine).kv_pool) // the pool's figures
         j["vllm"] = {
             {"kv_capacity_tokens",   e.vllm_kv_capacity_tokens  },
             {"max_model_len",        e.vllm_max_model_len       },

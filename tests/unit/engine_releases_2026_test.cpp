@@ -105,7 +105,7 @@ TEST(EngineReleases2026, EachReleaseFallsInItsRow) {
     // transformers: 5.0 loads the checkpoint's dtype by default (PR 42883).
     EXPECT_FALSE(row(engine_kind::transformers, "4.57").dtype_auto_default);
     EXPECT_TRUE(row(engine_kind::transformers, "5.0.0").dtype_auto_default);
-    EXPECT_TRUE(behaviour_of(engine_kind::transformers, {}).dtype_auto_default); // current: 5.13.1
+    EXPECT_TRUE(behaviour_of(engine_kind::transformers, {}).dtype_auto_default); // current: 5.15.1
 }
 
 // `estimate --engine vllm` without a version: the current release's defaults in the JSON.

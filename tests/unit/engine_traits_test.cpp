@@ -45,7 +45,11 @@ TEST(EngineTraits, CurrentReleasesPrintAsTheCliShowsThem) {
     EXPECT_EQ(to_string(engine_kind::llama_cpp, default_engine_version(engine_kind::llama_cpp)), "llama.cpp@v0.3.0");
     EXPECT_EQ(to_string(engine_kind::vllm, default_engine_version(engine_kind::vllm)), "vllm@0.30.0");
     EXPECT_EQ(to_string(engine_kind::transformers, default_engine_version(engine_kind::transformers)),
-              "transformers@5.13.1");
+              "transformers@5.15.1");
+    // SGLang v0.5.19 (AMD-AGI/TraceLens issue 1006, 2026-09-07) and mlx-lm 0.32.0 (ml-explore/mlx-lm
+    // PR 1753, 2026-08-18).
+    EXPECT_EQ(to_string(engine_kind::sglang, default_engine_version(engine_kind::sglang)), "sglang@0.5.19");
+    EXPECT_EQ(to_string(engine_kind::mlx, default_engine_version(engine_kind::mlx)), "mlx@0.32.0");
     const auto b = parse_engine_version("llama.cpp@b6000", engine_kind::llama_cpp);
     ASSERT_TRUE(b.has_value());
     EXPECT_EQ(b->major, 6000u);
