@@ -99,8 +99,11 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
     if ((llama && !m.from_gguf) || (to_llama && checkpoint_16bit)) {
         // Down the ladder to the first quant that fits, and on to the first that is also fast enough
         // (a smaller file reads faster per token) when the first is not.
-        bool fitted = false;
-        for (std::size_t i = ladder_start(base.weights); i < gguf_ladder.size(); ++i) {
+        const std::size_t start = ladder_start(base.weights);
+        const auto usual_at     = static_cast<std::size_t>(
+            std::find(gguf_ladder.begin(), gguf_ladder.end(), std::string_view("q4_k_m")) - gguf_ladder.begin());
+        bool fitted = false, fast = false, usual_tried = start > usual_at;
+        for (std::size_t i = start; i < gguf_ladder.size(); ++i) {
             inference_params q     = base;
             q.engine               = engine_kind::llama_cpp;
             q.weights              = weight_choice{weight_format::gguf, std::string(gguf_ladder[i])};
@@ -110,12 +113,16 @@ std::vector<fit_option> ways_to_fit(const model_desc& m, const inference_params&
             // Q4_K_M, the type llama.cpp's -hf and Ollama pull by default, is listed whenever it fits: a
             // laptop answered "q8_0 at 4.9 tokens/s" should also hear of Q4_K_M at nearly twice that.
             const bool usual = gguf_ladder[i] == "q4_k_m";
-            if (e.fits && (!fitted || e.meets_speed || usual))
+            // Listed: the first that fits, the first also fast enough, and Q4_K_M; the ladder goes on
+            // past the first fast enough only as far as Q4_K_M.
+            if (e.fits && (!fitted || (e.meets_speed && !fast) || usual))
                 out.push_back(judged(fit_way::smaller_quant, 0, setting, e));
             if (!e.fits && !fitted && e.headroom_bytes > c.headroom_bytes)
                 out.push_back(judged(fit_way::smaller_quant, 0, setting, e));
-            fitted = fitted || e.fits;
-            if (e.fits && e.meets_speed) break;
+            fitted      = fitted || e.fits;
+            fast        = fast || (e.fits && e.meets_speed);
+            usual_tried = usual_tried || usual;
+            if (fast && usual_tried) break;
         }
     }
     // 4. Experts in RAM (llama.cpp --n-cpu-moe N, the fewest layers that fit): the plan already does
