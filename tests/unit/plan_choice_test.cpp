@@ -170,8 +170,11 @@ TEST(plan_offload, seventy_b_on_a_24gb_desktop_keeps_half_the_layers_on_the_gpu)
     const int ngl = std::stoi(server.substr(at + 5));
     EXPECT_GE(ngl, 35);
     EXPECT_LE(ngl, 45);
-    EXPECT_GT(c.decode_tokens_per_s, 1.0);
-    EXPECT_LT(c.decode_tokens_per_s, 2.5);
+    // By hand, with -ngl 43: 37 layers of 42.5 GB / 80 = 19.7 GB read from DDR5 at 83 x 0.5 GB/s =
+    // 0.474 s, 43 layers (22.8 GB) from the card at about 60% of 1008 GB/s = 0.038 s: 1.95 tokens/s,
+    // held within 15% (the plan says 1.85 in December 2026).
+    EXPECT_GT(c.decode_tokens_per_s, 1.95 * 0.85);
+    EXPECT_LT(c.decode_tokens_per_s, 1.95 * 1.15);
 }
 
 TEST(plan_offload, a_laptop_whose_ram_cannot_hold_the_rest_does_not_fit) {

@@ -70,10 +70,11 @@ TEST(Plan, Llama2DecodeNearMeasuredOnRtx4090) {
     const auto& gpu = hardware_row("RTX 4090");
     ASSERT_TRUE(gpu.measured_llama2_7b_q4_0_tokens_per_s.has_value());
     const auto c = plan_one(*m, p, "RTX 4090");
-    // gpus.csv measured_llama2_7b_q4_0_tg_tok_s (149.37 [XDAI]); a roofline at 60% of 1008 GB/s
-    // over 3.8 GB of q4_0 weights gives about 155: within 40%, as a roofline should be.
+    // gpus.csv measured_llama2_7b_q4_0_tg_tok_s (149.37 [XDAI]); the plan decodes 139.6 (December
+    // 2026: llama.cpp's CUDA share of 1008 GB/s over 3.8 GB of q4_0 weights and its per-layer step
+    // cost, bench/accuracy_speed.md), 6.5% under: held within 10%.
     EXPECT_NEAR(c.decode_tokens_per_s, *gpu.measured_llama2_7b_q4_0_tokens_per_s,
-                0.4 * *gpu.measured_llama2_7b_q4_0_tokens_per_s);
+                0.10 * *gpu.measured_llama2_7b_q4_0_tokens_per_s);
     ASSERT_FALSE(c.launch.empty());
     EXPECT_EQ(c.launch.front().first, "llama.cpp");
     EXPECT_NE(c.launch.front().second.find("-c 512 -ngl 99 -np 1"), std::string::npos);
