@@ -109,8 +109,8 @@ struct engine_traits {
         none
     } launch;
     /// The release assumed without --engine-version: the newest found in public sources (Dec 2026:
-    /// vLLM 0.30, transformers 5.15.1, SGLang 0.5.19, mlx-lm 0.32.0, llama.cpp v0.3.0; until Dec 2026 vLLM 0.14, transformers 4.57,
-    /// llama.cpp b7200). Each row's source is beside it in engine_traits.cpp.
+    /// vLLM 0.30, transformers 5.15.1, SGLang 0.5.19, mlx-lm 0.32.0, llama.cpp v0.3.0; until Dec 2026 vLLM 0.14,
+    /// transformers 4.57, llama.cpp b7200). Each row's source is beside it in engine_traits.cpp.
     engine_version current;
     /// Versions are build numbers, printed and parsed as bNNNN (llama.cpp's release tags until Aug 2026,
     /// then vMAJOR.MINOR.PATCH from v0.3.0, ordered after every build); the others are MAJOR.MINOR[.PATCH].
