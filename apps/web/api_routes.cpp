@@ -151,7 +151,7 @@ std::string error_body(std::string_view message) {
     return nlohmann::json{
         {"error", message}
     }
-        .dump();
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 bool is_api_command(std::string_view command) {

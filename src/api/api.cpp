@@ -10,7 +10,10 @@ namespace llmplan {
 namespace {
 
 api_response failure(int status, const std::string& message) {
-    return {status, nlohmann::json{{"error", message}}.dump() + "\n"};
+    // A message may quote what was typed, which need not be UTF-8 (an option name from a query string):
+    // invalid bytes become U+FFFD rather than an exception.
+    return {status,
+            nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"};
 }
 
 } // namespace

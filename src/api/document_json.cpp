@@ -132,7 +132,8 @@ json document_json(const document& doc) {
 } // namespace
 
 std::string to_json(const document& d) {
-    return document_json(d).dump(1) + "\n";
+    // Names echoed from input need not be UTF-8: invalid bytes become U+FFFD, never an exception.
+    return document_json(d).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace llmplan

@@ -24,7 +24,7 @@ constexpr std::uint64_t max_batch_points = 256;
 constexpr std::uint64_t max_micro_batch_points = 64;
 
 api_response bad(std::string_view message) {
-    return {400, json{{"error", message}}.dump()};
+    return {400, json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
 api_options with(api_options o, std::string_view key, const std::string& value) {
@@ -147,7 +147,7 @@ api_response sweep(const api_options& options, const load_options& sources) {
         {"ttft_s",               ttft                                             },
         {"train_tokens_per_s",   train                                            },
     };
-    return {200, out.dump()};
+    return {200, out.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
 } // namespace llmplan

@@ -104,7 +104,7 @@ api_response why(const api_options& options, const load_options& sources) {
     out["total_bytes"]       = total;
     out["rule_misses_bytes"] = total - static_cast<std::int64_t>(rule_bytes);
     out["assumptions"]       = assumptions;
-    return {200, out.dump()};
+    return {200, out.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
 } // namespace llmplan
