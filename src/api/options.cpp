@@ -6,7 +6,9 @@
 #include <array>
 
 namespace llmplan {
-namespace {
+// A named namespace, not an anonymous one: its one-letter aliases must not reach other files of a
+// unity batch (CMakeLists.txt, LLMPLAN_UNITY_BUILD).
+namespace option_rows {
 
 constexpr std::uint8_t I = command_bit(command_kind::inspect);
 constexpr std::uint8_t M = command_bit(command_kind::models);
@@ -126,13 +128,13 @@ constexpr std::array<std::string_view, 7> command_helps = {
     "An engine's log (llama.cpp, vLLM, transformers) beside llmplan's estimate, part by part",
 };
 
-} // namespace
+} // namespace option_rows
 
 std::string_view command_name(command_kind c) {
-    return command_names[static_cast<std::size_t>(c)];
+    return option_rows::command_names[static_cast<std::size_t>(c)];
 }
 std::string_view command_help(command_kind c) {
-    return command_helps[static_cast<std::size_t>(c)];
+    return option_rows::command_helps[static_cast<std::size_t>(c)];
 }
 bool command_from_name(std::string_view name, command_kind& out) {
     for (const command_kind c : all_commands)
@@ -144,11 +146,11 @@ bool command_from_name(std::string_view name, command_kind& out) {
 }
 
 std::span<const option_spec> option_table() {
-    return rows;
+    return option_rows::rows;
 }
 
 const option_spec* find_option(command_kind c, std::string_view name) {
-    for (const auto& o : rows)
+    for (const auto& o : option_rows::rows)
         if (o.name == name && applies_to(o, c)) return &o;
     return nullptr;
 }

@@ -19,8 +19,7 @@
 #endif
 
 namespace llmplan {
-using namespace request_detail;
-namespace {
+namespace request_detail {
 
 /// estimate and plan: the inference and training options.
 status apply_estimate(estimate_request& r, const option_spec& o, const value& v, bool& lora_targets_given) {
@@ -360,7 +359,7 @@ status check_task(const option_spec& o, task_kind task) {
     return ok();
 }
 
-} // namespace
+} // namespace request_detail
 
 engine_kind default_engine(bool model_from_gguf, const weight_choice& weights) {
     const bool gguf = model_from_gguf || weights.format == weight_format::gguf;
@@ -368,6 +367,7 @@ engine_kind default_engine(bool model_from_gguf, const weight_choice& weights) {
 }
 
 result<request> parse_request(command_kind command, const option_values& options, const load_options& sources) {
+    using namespace request_detail;
     request r{command, sources, {}};
     switch (command) {
     case command_kind::inspect:

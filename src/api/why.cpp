@@ -21,7 +21,7 @@ struct part_text {
 // What each contract part counts (../shared/cli-contract.md) and where the mechanism is from. The
 // estimate's own notes (per device) say which of these applied and with what numbers.
 // clang-format off
-constexpr std::array<part_text, 9> parts{{
+constexpr std::array<part_text, 9> part_texts{{
     {"weights", "sum over tensors of elements x bits per element / 8, at each tensor's stored type",
      "GGUF / safetensors headers when read; else the architecture's tensor shapes (config.json)"},
     {"kv_cache", "2 (K and V) x KV layers x KV heads x head dim x bytes per element x context x sequences",
@@ -68,7 +68,7 @@ api_response why(const api_options& options, const load_options& sources) {
     for (const auto& d : e["devices"]) {
         total += d["total_bytes"].get<std::int64_t>();
         json ps = json::array();
-        for (const auto& p : parts) {
+        for (const auto& p : part_texts) {
             const auto b = d["parts"].value(std::string(p.part), std::int64_t{0});
             if (b == 0) continue;
             json row;

@@ -222,9 +222,7 @@ std::optional<std::uint64_t> count_after(std::string_view line, std::string_view
     return any ? std::optional<std::uint64_t>(v) : std::nullopt;
 }
 
-bool has(std::string_view s, std::string_view what) {
-    return s.find(what) != std::string_view::npos;
-}
+using detail::has;
 
 void set_figure(log_facts& f, std::string part, std::string device, std::uint64_t bytes, std::size_t line, bool add) {
     for (auto& e : f.figures)

@@ -22,6 +22,11 @@
 
 namespace llmplan::detail {
 
+/// a / b rounded up (b = 0 gives a: no division).
+inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+    return b == 0 ? a : (a + b - 1) / b;
+}
+
 enum class rounding {
     nearest, ///< std::round: halves away from zero
     down,    ///< std::floor

@@ -25,4 +25,9 @@ inline bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
+/// Whether sub occurs in s (case-sensitive).
+inline bool has(std::string_view s, std::string_view sub) {
+    return s.find(sub) != std::string_view::npos;
+}
+
 } // namespace llmplan::detail

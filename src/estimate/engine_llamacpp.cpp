@@ -3,6 +3,7 @@
 // (llama.cpp as bundled in node-llama-cpp 3.21.1; notes in tests/data/truth/llamacpp_cpu_notes.md):
 // the KV and output formulas are exact there, the compute formula within a few MiB.
 #include "detail/checked_number.h"
+#include "detail/size_units.h"
 #include "estimate/engines.h"
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t mib = 1ull << 20;
+using detail::mib_bytes;
 
 /// llama.cpp pads the context (KV cells) to a multiple of 256 (llama_context: GGML_PAD(n_ctx, 256)).
 constexpr std::uint64_t ctx_pad = 256;
@@ -40,10 +41,10 @@ std::uint64_t bpe_merges(const model_desc& m) {
 }
 /// Resident working set of an evaluation beyond the buffers: peak RSS minus (baseline + weights +
 /// KV + output + tokenizer) was 20-22 MiB in the 64-token runs of llamacpp_cpu_measured.json.
-constexpr std::uint64_t eval_working_set = 21 * mib;
+constexpr std::uint64_t eval_working_set = 21 * mib_bytes;
 /// CUDA context, cuBLAS handles and kernels loaded by the CUDA backend (nvidia-smi minus llama.cpp's
 /// buffers; the common figure for a CUDA 12 context on Ampere/Hopper is 300-500 MiB).
-constexpr std::uint64_t cuda_context_bytes = 400 * mib;
+constexpr std::uint64_t llamacpp_cuda_context_bytes = 400 * mib_bytes;
 /// The CUDA backend takes over CPU-resident matrix products from this batch size up
 /// (ggml_backend_cuda_device_offload_op: min_batch_size 32).
 constexpr std::uint64_t offload_min_batch = 32;
@@ -194,7 +195,7 @@ result<inference_estimate> estimate_llamacpp(const model_desc& m, const inferenc
                 largest = std::max(largest, w.layer_expert_bytes[i] / 3);
             d.parts.compute += largest;
         }
-        d.parts.overhead = static_cast<std::int64_t>(cuda_context_bytes);
+        d.parts.overhead = static_cast<std::int64_t>(llamacpp_cuda_context_bytes);
         r.devices.push_back(std::move(d));
     }
     r.devices.insert(r.devices.begin(), std::move(cpu));

@@ -12,6 +12,7 @@
 //     token-to-KV pool holds rest / cell_size tokens of one token each (page size 1, RadixAttention).
 // So what the GPU holds at its peak is the CUDA context, fraction x (memory - context), and the
 // activations and CUDA graphs the reserve was made for.
+#include "detail/size_units.h"
 #include "estimate/engine_traits.h"
 #include "estimate/engines.h"
 #include "estimate/runtime.h"
@@ -23,7 +24,7 @@
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t mib = 1ull << 20;
+using detail::mib_bytes;
 
 /// The defaults that depend on the GPU's memory (memory_hook.py handle_gpu_memory_settings, v0.5.19):
 /// chunked_prefill_size and the decode CUDA graphs' largest batch (cuda_graph_config decode max_bs).
@@ -74,7 +75,7 @@ double sglang_static_fraction(const model_desc& m, std::uint64_t device_bytes, s
         // server_args.py v0.4.x: by tensor-parallel size
         return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
     }
-    const std::uint64_t gpu_mib = device_bytes / mib;
+    const std::uint64_t gpu_mib = device_bytes / mib_bytes;
     const sglang_gpu_defaults d = gpu_defaults(gpu_mib, tp);
     // reserved (MiB): 512 of constant metadata, 1.5 a token of the chunked prefill (at least 2048
     // tokens), tp x pp / 8 GiB for large parallel sizes, 2 a decode graph batch entry, and the
@@ -108,7 +109,7 @@ result<inference_estimate> estimate_sglang(const model_desc& m, const inference_
         state_per_seq += state_layer_bytes(s, engine_kind::sglang, act, tp);
     }
 
-    const std::uint64_t gpu_mib = p.device_memory_bytes / mib;
+    const std::uint64_t gpu_mib = p.device_memory_bytes / mib_bytes;
     const sglang_gpu_defaults d = gpu_defaults(gpu_mib, tp);
     const double fraction       = sglang_static_fraction(m, p.device_memory_bytes, tp, p.version);
     const bool mla              = m.mla.kv_lora_rank > 0;
@@ -117,8 +118,8 @@ result<inference_estimate> estimate_sglang(const model_desc& m, const inference_
     const std::uint64_t activation = d.chunked_prefill * layer_activation_bytes_per_token(m, a, tp);
     // The CUDA graphs, as SGLang budgets them: 2 MiB a decode batch entry, and the prefill graphs'
     // non-torch memory (8 MiB a captured size; 1.5 GiB with MLA) (reserve_for_graph_mb).
-    const std::uint64_t graphs =
-        d.decode_graph_bs * 2 * mib + (mla ? 1536 * mib : prefill_graph_sizes(d.chunked_prefill) * 8 * mib);
+    const std::uint64_t graphs = d.decode_graph_bs * 2 * mib_bytes +
+                                 (mla ? 1536 * mib_bytes : prefill_graph_sizes(d.chunked_prefill) * 8 * mib_bytes);
     const std::uint64_t context = detail::torch_cuda_context_bytes;
 
     const std::uint64_t per_gpu_weights = w.bytes / tp;

@@ -10,8 +10,8 @@
 namespace llmplan::detail {
 namespace {
 
-using launch = engine_traits::launch_kind;
-using mla    = engine_traits::mla_kind;
+using launch_via = engine_traits::launch_kind;
+using mla        = engine_traits::mla_kind;
 
 constexpr std::array<engine_traits, 5> engines{
     {
@@ -42,7 +42,7 @@ constexpr std::array<engine_traits, 5> engines{
             .dequant_alu_bound            = false,
             .python_per_layer             = false,
             .own_options                  = engine_scope::llama_cpp,
-            .launch                       = launch::llama_server,
+            .launch                       = launch_via::llama_server,
             // release v0.3.0 (Aug 2026), the first with a semantic version (engine_versions.cpp)
             .current       = {0, 3, 0, true},
             .build_numbers = true,
@@ -74,7 +74,7 @@ constexpr std::array<engine_traits, 5> engines{
             .dequant_alu_bound            = true,
             .python_per_layer             = false,
             .own_options                  = engine_scope::vllm,
-            .launch                       = launch::vllm_serve,
+            .launch                       = launch_via::vllm_serve,
             // v0.30.0: "Vllm's latest official release is v0.30.0" (AMD-AGI/TraceLens issue 1055,
             // 2026-09-23); a later one (0.31) is answered with the newest row, with a note.
             .current       = {0, 30, 0},
@@ -106,7 +106,7 @@ constexpr std::array<engine_traits, 5> engines{
             .dequant_alu_bound            = false,
             .python_per_layer             = true,
             .own_options                  = engine_scope::any,
-            .launch                       = launch::python_pipeline,
+            .launch                       = launch_via::python_pipeline,
             // 5.15.1: "Upgrade transformer 5.15.1 instead of RC version" (OpenCSGs/csghub-sdk PR 134,
             // 2026-08-21); the newest release found (5.13.1 was in vllm-project/vllm issue 49224's
             // environment, Jul 2026). No memory rule of 5.15 found that differs from the 5+ row.
@@ -145,7 +145,7 @@ constexpr std::array<engine_traits, 5> engines{
             .dequant_alu_bound            = true,
             .python_per_layer             = false,
             .own_options                  = engine_scope::any,
-            .launch                       = launch::sglang_server,
+            .launch                       = launch_via::sglang_server,
             // v0.5.19: "SGLang's latest official release is v0.5.19" (AMD-AGI/TraceLens issue 1006,
             // 2026-09-07; llm-d issue 2524, 2026-09-17, release notes tag v0.5.19)
             .current       = {0, 5, 19},
@@ -182,7 +182,7 @@ constexpr std::array<engine_traits, 5> engines{
             .dequant_alu_bound       = false,
             .python_per_layer        = false,
             .own_options             = engine_scope::any,
-            .launch                  = launch::mlx_lm,
+            .launch                  = launch_via::mlx_lm,
             // 0.32.0: ml-explore/mlx-lm PR 1753 (2026-08-18) "Update to MLX 0.32.1 and bump mlx-lm's
             // version to 0.32.0"
             .current       = {0, 32, 0},

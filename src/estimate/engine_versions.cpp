@@ -18,7 +18,7 @@ struct version_row {
 };
 
 // clang-format off
-constexpr std::array rows = {
+constexpr std::array release_rows = {
     // transformers: until 4.45 the causal-LM forward returned logits for every input position and the
     // Llama/Qwen2/Mistral code upcast them with logits.float(), so prefill held n_prompt x n_vocab in
     // the compute dtype and in f32 at once; 4.45 added num_logits_to_keep and generate() asks for the
@@ -153,7 +153,7 @@ engine_version default_engine_version(engine_kind e) {
 const engine_behaviour& behaviour_of(engine_kind e, engine_version v) {
     if (!v.known()) v = default_engine_version(e);
     const engine_behaviour* found = nullptr;
-    for (const auto& r : rows)
+    for (const auto& r : release_rows)
         if (r.engine == e && v.key() >= r.from.key()) found = &r.b;
     return *found; // every engine has a row from version 0
 }

@@ -4,6 +4,7 @@
 // tests/data/truth/vllm_issue_logs.json). What the profiling pass costs depends on the release
 // (engine_versions.cpp): V0 runs the whole context at once, V1 (0.8+) max_num_batched_tokens.
 #include "detail/checked_number.h"
+#include "detail/size_units.h"
 #include "estimate/engines.h"
 
 #include <algorithm>
@@ -12,29 +13,29 @@
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t mib = 1ull << 20;
-constexpr std::uint64_t gib = 1ull << 30;
+using detail::gib_bytes;
+using detail::mib_bytes;
 /// V0's "non_torch_memory": CUDA context, cuBLAS/NCCL buffers outside torch's allocator. Logged
 /// as 0.35 GiB on an RTX 3090 (vllm issue 10517) and 1.79 GiB on an 80 GB GPU (PR 10511); we take
 /// the single-GPU CUDA context figure, 450 MiB, and say that it varies.
-constexpr std::uint64_t v0_non_torch_bytes = 450 * mib;
+constexpr std::uint64_t v0_non_torch_bytes = 450 * mib_bytes;
 /// V1 takes its memory snapshot in init_device, after the CUDA context exists, so non-torch memory
 /// is only what grows after it: cuBLAS workspaces (0.13-0.14 GiB logged at TP 1 for five models on
 /// H100, vLLM 0.11) and, with more than one rank, NCCL communicators and the custom all-reduce IPC
 /// buffers (0.54-0.55 GiB logged at TP 2 for Llama-3.3-70B and Qwen3-32B, same runs).
-constexpr std::uint64_t v1_non_torch_bytes    = 135 * mib;
-constexpr std::uint64_t v1_non_torch_tp_bytes = 560 * mib;
+constexpr std::uint64_t v1_non_torch_bytes    = 135 * mib_bytes;
+constexpr std::uint64_t v1_non_torch_tp_bytes = 560 * mib_bytes;
 /// What the GPU holds outside V1's budget: the CUDA context created before the snapshot
 /// (PyTorch 2.x, 0.4-0.6 GiB in nvidia-smi) and CUDA graphs captured after the pool, which logged
 /// -0.9 to +1.0 GiB in the same runs (the capture can free cached blocks); we take the context.
-constexpr std::uint64_t v1_outside_budget_bytes = 512 * mib;
+constexpr std::uint64_t v1_outside_budget_bytes = 512 * mib_bytes;
 /// vLLM 0.21+ takes its estimate of the CUDA graphs' memory out of the KV pool (engine_versions.cpp).
 /// Logged "Estimated CUDA graph memory": 0.17 GiB (TP 4 on RTX 3090s, 0.92 -> 0.9129 equivalent,
 /// noonghunna/club-3090 issue 127), 0.36 GiB (TP 2, vLLM 0.27.1, gpustack/runner PR 251) and 0.65 GiB
 /// (8 x RTX 3090, 0.95 -> 0.9225 equivalent of 23.57 GiB, wtdcode/vllm-backport issue 15); we take
 /// the middle one, 0.36 GiB. It varies with the captured batch sizes and the model (2.43 GiB logged
 /// on a GB10 pair, MiaAI-Lab PR 25).
-constexpr std::uint64_t cuda_graph_estimate_bytes = 369 * mib; // 0.36 GiB
+constexpr std::uint64_t cuda_graph_estimate_bytes = 369 * mib_bytes; // 0.36 GiB
 /// vLLM's KV block: 16 tokens (CacheConfig.block_size default).
 constexpr std::uint64_t block_tokens = 16;
 /// V0 without chunked prefill (max_model_len <= 32k): the profiling batch is
@@ -47,7 +48,7 @@ constexpr std::uint64_t v0_max_num_seqs = 256;
 /// 0.28: the release row's large_gpu_batched_tokens) and 1024 sequences, smaller ones (and unknown
 /// memory) 2048 and 256. A100-80GB is excluded by name; llmplan cannot
 /// tell it from an H100 by its memory, so it takes the larger profile (the smaller KV pool).
-constexpr std::uint64_t large_gpu_bytes = 70 * gib;
+constexpr std::uint64_t large_gpu_bytes = 70 * gib_bytes;
 constexpr std::uint64_t v1_tokens_small = 2048;
 constexpr std::uint64_t v1_seqs_large   = 1024;
 constexpr std::uint64_t v1_seqs_small   = 256;
@@ -179,14 +180,14 @@ result<inference_estimate> estimate_vllm(const model_desc& m, const inference_pa
     if (v1)
         r.notes.push_back(fmt::format("beyond gpu_memory_utilization's budget the GPU also holds about {} MiB "
                                       "(CUDA context{})",
-                                      r.vllm_outside_budget_bytes / mib, graphs ? "" : ", CUDA graphs"));
+                                      r.vllm_outside_budget_bytes / mib_bytes, graphs ? "" : ", CUDA graphs"));
     if (graphs)
         r.notes.push_back(fmt::format(
             "{} takes its estimate of the CUDA graphs (about {} MiB, logged as "
             "\"Estimated CUDA graph memory\") out of the KV pool, inside "
             "gpu_memory_utilization {}",
             to_string(engine_kind::vllm, p.version.known() ? p.version : default_engine_version(engine_kind::vllm)),
-            graphs / mib, utilization));
+            graphs / mib_bytes, utilization));
     if (r.vllm_kv_capacity_tokens && p.ctx > r.vllm_kv_capacity_tokens)
         r.notes.push_back(fmt::format("vLLM will refuse to start: max seq len {} is larger than the KV cache "
                                       "({} tokens); use --max-model-len {} or more memory",

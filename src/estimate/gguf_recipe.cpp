@@ -7,6 +7,7 @@
 // Q3_K fall back to Q4_0 instead of IQ4_NL, and attn_qkv / attn_kv_b follow the attn_v rules.
 #include "estimate/gguf_recipe.h"
 
+#include "detail/strings.h"
 #include "estimate/llama_ftype.h"
 #include "model/gguf_keys.h"
 
@@ -27,9 +28,7 @@ enum class kind { output, token_embd, attn_v, attn_k, attn_q, attn_qkv, attn_kv_
                   ffn_down, ffn_gate, ffn_up, other };
 // clang-format on
 
-bool has(std::string_view s, std::string_view sub) {
-    return s.find(sub) != std::string_view::npos;
-}
+using detail::has;
 
 kind kind_of(const tensor_desc& t) {
     if (t.is_bias) return kind::other; // "attn_v.bias" is neither "attn_v.weight" nor quantized

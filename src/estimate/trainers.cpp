@@ -63,7 +63,7 @@ using enum batch_lengths;
 using enum launcher;
 
 // clang-format off
-constexpr std::array<trainer_profile, 10> table{{
+constexpr std::array<trainer_profile, 10> trainer_rows{{
 //   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s mixed no_sync launch
     {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
     {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
@@ -83,18 +83,18 @@ constexpr std::array<trainer_profile, 10> table{{
 } // namespace
 
 std::span<const trainer_profile> trainer_table() {
-    return table;
+    return trainer_rows;
 }
 
 const trainer_profile* find_trainer(std::string_view name) {
-    for (const auto& t : table)
+    for (const auto& t : trainer_rows)
         if (t.name == name) return &t;
     return nullptr;
 }
 
 std::string trainer_names() {
     std::string s;
-    for (const auto& t : table) {
+    for (const auto& t : trainer_rows) {
         if (!s.empty()) s += ' ';
         s.append(t.name);
     }

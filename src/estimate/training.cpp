@@ -7,6 +7,7 @@
 // of the trainer table (trainers.cpp, --trainer) with per-run overrides; nothing here branches on a
 // trainer's name.
 #include "detail/checked_number.h"
+#include "detail/size_units.h"
 #include "estimate/runtime.h"
 #include "estimate/training_detail.h"
 #include "llmplan/units.h"
@@ -21,7 +22,7 @@ namespace {
 using detail::train_habits;
 using detail::trained_tensor;
 
-constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+using detail::gib_bytes;
 
 constexpr std::uint64_t cuda_context_bytes = detail::torch_cuda_context_bytes;
 // The caching allocator's reserved-but-free memory at a training step's peak (torch reserved -
@@ -29,7 +30,7 @@ constexpr std::uint64_t cuda_context_bytes = detail::torch_cuda_context_bytes;
 // With batches of one length, 1.5 GiB is what Qwen's single-GPU LoRA and Q-LoRA tables (padded to
 // model_max_length; qwen1_readme_profiling.json) leave over the allocations counted here, at every
 // sequence length (bench/accuracy_train.md).
-constexpr std::uint64_t allocator_slack_bytes = 3 * gib / 2;
+constexpr std::uint64_t allocator_slack_bytes = 3 * gib_bytes / 2;
 // Beyond that, a run's reserve keeps cached blocks of the step's largest transient (logits and the
 // loss's fp32 copies, or a recomputed layer) that the caching allocator (no expandable segments)
 // cannot merge or reuse for a later request, so max_memory_reserved climbs above the allocated peak
@@ -52,7 +53,7 @@ constexpr double variable_length_slack_per_transient = 1.5;
 // more than 10%; 1 GiB + 1.5x: 64.5%, 21.1%; 1 GiB + 1.25x: 60.5%, 27.6%; none + 2.0x: 60.5%, 18.4% but the
 // 8192-token runs 20-28% over. Like the multiple, it is released before an out-of-memory error
 // (reclaimable), so it never decides whether a run fits.
-constexpr std::uint64_t variable_length_reserve_bytes = gib;
+constexpr std::uint64_t variable_length_reserve_bytes = gib_bytes;
 constexpr std::uint64_t nccl_bytes                    = detail::nccl_bytes;
 
 std::string two_decimals(double v) {
@@ -61,9 +62,7 @@ std::string two_decimals(double v) {
     return buf;
 }
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
-    return b == 0 ? a : (a + b - 1) / b;
-}
+using detail::ceil_div;
 
 // Optimizer state bytes of one trained tensor.
 std::uint64_t optimizer_bytes(const trained_tensor& t, optimizer_kind k, std::uint64_t state_b) {

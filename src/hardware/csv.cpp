@@ -11,7 +11,7 @@ namespace {
 constexpr std::size_t max_csv_bytes   = 16u << 20; // 16 MiB
 constexpr std::size_t max_csv_columns = 256;       // the widest shipped table has 24 columns
 
-std::string trim(std::string_view s) {
+std::string trimmed(std::string_view s) {
     const auto* ws = " \t";
     const auto b   = s.find_first_not_of(ws);
     if (b == std::string_view::npos) return {};
@@ -109,7 +109,7 @@ result<csv_table> parse_csv(std::string_view text, std::string_view file) {
                 field = std::string(text.substr(start, i - start));
                 if (!field.empty()) blank = false;
             }
-            fields.push_back(quoted ? std::move(field) : trim(field));
+            fields.push_back(quoted ? std::move(field) : trimmed(field));
             if (fields.size() > max_csv_columns)
                 return make_error(error_code::bad_device_file,
                                   fmt::format("more than {} fields in a row", max_csv_columns),
@@ -128,7 +128,7 @@ result<csv_table> parse_csv(std::string_view text, std::string_view file) {
         if (blank && fields.size() == 1) continue; // an empty line
         if (!have_header) {
             for (auto& f : fields)
-                t.header.push_back(trim(f));
+                t.header.push_back(trimmed(f));
             have_header = true;
             continue;
         }

@@ -1,5 +1,6 @@
 // Parsers for /proc/cpuinfo, /proc/meminfo, nvidia-smi and rocm-smi output: text in, values out,
 // so tests feed sample files. Unreadable lines are skipped, never fatal.
+#include "detail/size_units.h"
 #include "hardware/text.h"
 #include "llmplan/hardware.h"
 
@@ -14,8 +15,8 @@ using detail::to_u64;
 using detail::trim;
 
 namespace {
-constexpr std::uint64_t kib = 1024;    // /proc/meminfo "kB" are KiB (proc(5))
-constexpr std::uint64_t mib = 1048576; // nvidia-smi memory.* with nounits are MiB
+using detail::kib_bytes; // /proc/meminfo "kB" are KiB (proc(5))
+using detail::mib_bytes; // nvidia-smi memory.* with nounits are MiB
 } // namespace
 
 cpu_info parse_cpuinfo(std::string_view text) {
@@ -77,7 +78,7 @@ memory_info parse_meminfo(std::string_view text) {
         auto val           = trim(line.substr(colon + 1));
         std::uint64_t unit = 1;
         if (val.size() > 2 && val.substr(val.size() - 2) == "kB") {
-            unit = kib;
+            unit = kib_bytes;
             val  = trim(val.substr(0, val.size() - 2));
         }
         const auto v    = to_u64(val);
@@ -100,10 +101,10 @@ std::vector<detected_gpu> parse_nvidia_smi(std::string_view text) {
         const auto tot =
             to_u64(line.substr(c1 + 1, c2 == std::string_view::npos ? std::string_view::npos : c2 - c1 - 1));
         std::uint64_t b = 0;
-        if (name.empty() || !tot || !detail::checked_mul(*tot, mib, b)) return;
+        if (name.empty() || !tot || !detail::checked_mul(*tot, mib_bytes, b)) return;
         detected_gpu g{std::string(name), b, std::nullopt, "nvidia-smi"};
         if (c2 != std::string_view::npos)
-            if (const auto used = to_u64(line.substr(c2 + 1)); used && detail::checked_mul(*used, mib, b))
+            if (const auto used = to_u64(line.substr(c2 + 1)); used && detail::checked_mul(*used, mib_bytes, b))
                 g.memory_used_bytes = b;
         out.push_back(std::move(g));
     });

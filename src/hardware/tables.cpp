@@ -20,11 +20,11 @@ namespace llmplan::detail {
 namespace {
 
 // Unit factors. The tables give decimal GB/s, TFLOPS and TOPS (SOURCES.md "gpus.csv columns").
-constexpr double gb         = 1e9;          // vendor GB and GB/s are decimal
-constexpr double gib        = 1073741824.0; // 2^30: cloud ram_gib
-constexpr double mib        = 1048576.0;    // 2^20
-constexpr double tera       = 1e12;         // TFLOPS / TOPS -> FLOP/s
-constexpr double max_figure = 1e21;         // a sanity bound: no device has a zettabyte or ZFLOP/s
+constexpr double gb           = 1e9;          // vendor GB and GB/s are decimal
+constexpr double gib_in_bytes = 1073741824.0; // 2^30: cloud ram_gib
+constexpr double mib          = 1048576.0;    // 2^20
+constexpr double tera         = 1e12;         // TFLOPS / TOPS -> FLOP/s
+constexpr double max_figure   = 1e21;         // a sanity bound: no device has a zettabyte or ZFLOP/s
 
 using detail::lower;
 
@@ -112,7 +112,7 @@ std::optional<bool> yes_no(std::string_view s) {
 /// Memory unit text -> bytes per unit. "GB (unified, max config)" reads as GB.
 result<double> memory_unit(const row_reader& rr) {
     const auto u = rr.str("memory_unit");
-    if (starts_with_ci(u, "gib")) return gib;
+    if (starts_with_ci(u, "gib")) return gib_in_bytes;
     if (starts_with_ci(u, "gb")) return gb;
     if (starts_with_ci(u, "mib")) return mib;
     if (starts_with_ci(u, "tb")) return 1e12;
@@ -401,7 +401,7 @@ result<device_spec> read_cloud_row(const csv_table& t, std::size_t r, std::span<
     LLMPLAN_TRY(count, rr.count("gpu_count"));
     LLMPLAN_TRY(mem_gb, rr.number("gpu_memory_gb_per_gpu", sign_rule::positive));
     LLMPLAN_TRY(vcpus, rr.count("vcpus"));
-    LLMPLAN_TRY(ram, rr.bytes("ram_gib", gib));
+    LLMPLAN_TRY(ram, rr.bytes("ram_gib", gib_in_bytes));
     LLMPLAN_TRY(price, rr.number("price_usd_per_hour"));
     d.gpu_count = count.value_or(d.gpu_model.empty() ? 0 : 1);
 

@@ -12,7 +12,7 @@ namespace {
 // clang-format off
 // Block sizes and bytes per block: ggml-common.h block_* structs (QK_K = 256, QK4_0 = QK8_0 = 32).
 // e.g. block_q4_K = 2 x f16 (d, dmin) + 12 scale bytes + 128 nibble bytes = 144 bytes per 256.
-constexpr std::array<dtype_info, static_cast<std::size_t>(dtype::count)> table{{
+constexpr std::array<dtype_info, static_cast<std::size_t>(dtype::count)> dtype_rows{{
     {dtype::f32,     "f32",     "F32",      0,  1,   4,   false},
     {dtype::f16,     "f16",     "F16",      1,  1,   2,   false},
     {dtype::q4_0,    "q4_0",    "",         2,  32,  18,  true}, // f16 d + 16 B nibbles
@@ -63,8 +63,8 @@ constexpr std::array<dtype_info, static_cast<std::size_t>(dtype::count)> table{{
 // clang-format on
 
 constexpr bool rows_in_enum_order() {
-    for (std::size_t i = 0; i < table.size(); ++i)
-        if (static_cast<std::size_t>(table[i].type) != i) return false;
+    for (std::size_t i = 0; i < dtype_rows.size(); ++i)
+        if (static_cast<std::size_t>(dtype_rows[i].type) != i) return false;
     return true;
 }
 static_assert(rows_in_enum_order(), "dtype table rows must follow the enum order");
@@ -74,7 +74,7 @@ using detail::iequals;
 } // namespace
 
 const dtype_info& info(dtype t) {
-    return table[static_cast<std::size_t>(t)];
+    return dtype_rows[static_cast<std::size_t>(t)];
 }
 std::string_view name(dtype t) {
     return info(t).name;
@@ -97,19 +97,19 @@ double bits_per_element(dtype t) {
 }
 
 std::optional<dtype> dtype_from_ggml_id(std::uint32_t id) {
-    for (const auto& row : table)
+    for (const auto& row : dtype_rows)
         if (row.ggml_id >= 0 && static_cast<std::uint32_t>(row.ggml_id) == id) return row.type;
     return std::nullopt;
 }
 
 std::optional<dtype> dtype_from_safetensors(std::string_view s) {
-    for (const auto& row : table)
+    for (const auto& row : dtype_rows)
         if (!row.safetensors.empty() && row.safetensors == s) return row.type;
     return std::nullopt;
 }
 
 std::optional<dtype> dtype_from_name(std::string_view s) {
-    for (const auto& row : table)
+    for (const auto& row : dtype_rows)
         if (iequals(row.name, s)) return row.type;
     if (iequals(s, "float32") || iequals(s, "fp32")) return dtype::f32;
     if (iequals(s, "float16") || iequals(s, "fp16") || iequals(s, "half")) return dtype::f16;

@@ -34,6 +34,8 @@
 // Tensor names follow llama.cpp's (src/llama-arch.cpp LLM_TENSOR_NAMES).
 #include "model/gemma_ple.h"
 
+#include "detail/json_fields.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -53,11 +55,6 @@ result<std::uint64_t> size_key(const json& cfg, const char* key, std::uint64_t f
                           fmt::format("{} is {}; expected a size from 0 to {}", key, it->dump(), max_size),
                           fmt::format("{}/{}", path, key));
     return it->get<std::uint64_t>();
-}
-
-bool flag(const json& cfg, const char* key) {
-    auto it = cfg.find(key);
-    return it != cfg.end() && it->is_boolean() && it->get<bool>();
 }
 
 class extras {
@@ -120,10 +117,10 @@ attn_kind kind_of(const layer_desc& l) {
 status gemma4_layers(model_desc& m, const json& cfg, extras& x, std::string_view path) {
     auto global_dim = size_key(cfg, "global_head_dim", 0, path);
     if (!global_dim) return global_dim.error();
-    const bool k_eq_v = flag(cfg, "attention_k_eq_v");
+    const bool k_eq_v = json_flag(cfg, "attention_k_eq_v");
     auto global_kv    = size_key(cfg, "num_global_key_value_heads", 0, path);
     if (!global_kv) return global_kv.error();
-    const bool double_wide = flag(cfg, "use_double_wide_mlp");
+    const bool double_wide = json_flag(cfg, "use_double_wide_mlp");
     for (std::uint32_t i = 0; i < m.n_layer; ++i) {
         auto& l      = m.layers[i];
         const int il = static_cast<int>(i);
@@ -145,7 +142,7 @@ status gemma4_layers(model_desc& m, const json& cfg, extras& x, std::string_view
         if (double_wide && l.kv_shared) l.n_ff *= 2;
         x.blk(il, "layer_output_scale.weight", {1}); // layer_scalar, a persistent buffer
     }
-    if (!flag(cfg, "enable_moe_block")) return ok();
+    if (!json_flag(cfg, "enable_moe_block")) return ok();
     auto n_expert = size_key(cfg, "num_experts", 0, path);
     if (!n_expert) return n_expert.error();
     auto used = size_key(cfg, "top_k_experts", 0, path);

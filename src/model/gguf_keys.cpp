@@ -16,7 +16,7 @@ struct key_row {
 
 // clang-format off
 // Key spellings: the GGUF spec (docs/gguf.md, "LLM" section) and llama.cpp's llama-arch.cpp LLM_KV_NAMES.
-constexpr std::array<key_row, static_cast<std::size_t>(gguf_field::count)> keys{{
+constexpr std::array<key_row, static_cast<std::size_t>(gguf_field::count)> gguf_key_rows{{
     {gguf_field::n_layer,            "%s.block_count"},
     {gguf_field::n_embd,             "%s.embedding_length"},
     {gguf_field::n_ff,               "%s.feed_forward_length"},        // may be a per-layer array
@@ -78,12 +78,13 @@ constexpr std::array<gguf_arch_facts, 19> facts{{
 }};
 // clang-format on
 
-static_assert(detail::rows_in_enum_order(keys, &key_row::field), "key table rows must follow the gguf_field order");
+static_assert(detail::rows_in_enum_order(gguf_key_rows, &key_row::field),
+              "key table rows must follow the gguf_field order");
 
 } // namespace
 
 std::string_view gguf_key_template(gguf_field f) {
-    return keys[static_cast<std::size_t>(f)].key;
+    return gguf_key_rows[static_cast<std::size_t>(f)].key;
 }
 
 std::string gguf_key(gguf_field f, std::string_view arch) {

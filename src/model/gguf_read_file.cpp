@@ -1,4 +1,5 @@
 // GGUF from disk: progressive header reads and split models (`<prefix>-0000K-of-0000N.gguf`).
+#include "detail/file_ptr.h"
 #include "llmplan/gguf.h"
 #include "model/gguf_parse.h"
 
@@ -19,9 +20,7 @@ constexpr std::uint64_t first_read_bytes = std::uint64_t{1} << 20;
 constexpr std::string_view split_suffix_example = "-00001-of-00003.gguf";
 constexpr std::uint64_t max_split_count         = 99999; // five digits in the file name
 
-struct file_closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
+using detail::file_closer;
 
 result<gguf_file> read_one(const std::string& path) {
     std::error_code ec;

@@ -7,7 +7,7 @@
 namespace llmplan {
 namespace {
 
-struct role_row {
+struct role_name_row {
     tensor_role role;
     std::string_view name; ///< GGUF base name (llama.cpp LLM_TENSOR_NAMES)
     bool linear;
@@ -15,7 +15,7 @@ struct role_row {
 };
 
 // clang-format off
-constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> roles{{
+constexpr std::array<role_name_row, static_cast<std::size_t>(tensor_role::count)> roles{{
     {tensor_role::token_embd,         "token_embd",         false, false},
     {tensor_role::pos_embd,           "position_embd",      false, false},
     {tensor_role::token_embd_norm,    "token_embd_norm",    false, false},
@@ -75,7 +75,7 @@ constexpr std::array<role_row, static_cast<std::size_t>(tensor_role::count)> rol
 }};
 // clang-format on
 
-static_assert(detail::rows_in_enum_order(roles, &role_row::role), "role table rows must follow the enum order");
+static_assert(detail::rows_in_enum_order(roles, &role_name_row::role), "role table rows must follow the enum order");
 
 } // namespace
 

@@ -13,6 +13,7 @@
 //     channel, group, block or tensor.
 //   MXFP4 (gpt-oss, OCP MX): *_blocks uint8 [.., in / 32, 16] + *_scales uint8 [.., in / 32]: 17 bytes per 32.
 // ModelOpt (NVFP4, FP8, MIXED_PRECISION) and MLX checkpoints: src/model/quant_formats.cpp.
+#include "detail/checked_number.h"
 #include "llmplan/quant.h"
 #include "model/quant_config.h"
 #include "model/quant_modules.h"
@@ -28,9 +29,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
-    return b ? (a + b - 1) / b : a;
-}
+using detail::ceil_div;
 
 std::uint32_t uint_at(const json& j, const char* key, std::uint32_t fallback) {
     auto it = j.find(key);

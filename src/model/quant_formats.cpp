@@ -13,6 +13,7 @@
 //     mxfp4 (group 32, e8m0 scale), nvfp4 (group 16, e4m3 scale) and mxfp8 (group 32, e8m0) store one
 //     uint8 scale per group and no bias. mlx.nn.quantize quantizes every Linear and Embedding layer
 //     (lm_head, the MoE router and the token embeddings included) whose input width the group divides.
+#include "detail/checked_number.h"
 #include "llmplan/quant.h"
 #include "model/quant_config.h"
 #include "model/quant_modules.h"
@@ -27,9 +28,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
-    return b ? (a + b - 1) / b : a;
-}
+using detail::ceil_div;
 
 std::string upper(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });

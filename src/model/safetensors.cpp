@@ -10,6 +10,9 @@
 #include <unordered_set>
 
 namespace llmplan {
+
+using nlohmann::ordered_json;
+
 namespace detail {
 
 std::string printable(std::string_view s, std::size_t max_chars) {
@@ -40,8 +43,7 @@ std::string json_pointer(std::string_view key) {
 
 result<nlohmann::ordered_json> parse_json_strict(std::string_view text, std::string_view path,
                                                  std::uint64_t base_offset) {
-    using json    = nlohmann::ordered_json;
-    using event_t = json::parse_event_t;
+    using event_t = nlohmann::ordered_json::parse_event_t;
     struct frame {
         bool is_object      = false;
         std::size_t n_items = 0; ///< arrays: elements seen so far (for the pointer)
@@ -53,7 +55,7 @@ result<nlohmann::ordered_json> parse_json_strict(std::string_view text, std::str
     auto on_item = [&] {
         if (!stack.empty() && !stack.back().is_object) ++stack.back().n_items;
     };
-    const json::parser_callback_t callback = [&](int, event_t event, json& parsed) {
+    const ordered_json::parser_callback_t callback = [&](int, event_t event, ordered_json& parsed) {
         switch (event) {
         case event_t::object_start:
         case event_t::array_start:
@@ -81,14 +83,14 @@ result<nlohmann::ordered_json> parse_json_strict(std::string_view text, std::str
         return true;
     };
     try {
-        json doc = json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true,
-                               /*ignore_comments=*/false);
+        ordered_json doc = ordered_json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true,
+                                               /*ignore_comments=*/false);
         if (!duplicate.empty())
             return make_error(error_code::duplicate_key,
                               fmt::format("key {} appears more than once; expected unique keys", duplicate),
                               fmt::format("{}:{}", path, duplicate));
         return doc;
-    } catch (const json::parse_error& e) {
+    } catch (const ordered_json::parse_error& e) {
         std::string what = e.what();
         if (const auto p = what.find("] "); p != std::string::npos) what.erase(0, p + 2); // drop "[json.exception..]"
         return make_error(error_code::bad_json,
@@ -105,7 +107,6 @@ result<nlohmann::ordered_json> parse_json_strict(std::string_view text, std::str
 
 namespace {
 
-using json = nlohmann::ordered_json;
 using detail::json_pointer;
 using detail::printable;
 
@@ -120,7 +121,7 @@ std::uint64_t read_le64(std::span<const std::byte> b) {
 }
 
 /// A JSON value for a message: numbers and short strings verbatim, else the type name.
-std::string describe(const json& v) {
+std::string describe(const ordered_json& v) {
     if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
     if (v.is_number_unsigned()) return std::to_string(v.get<std::uint64_t>());
     if (v.is_number_float()) return fmt::format("{}", v.get<double>());
@@ -146,13 +147,13 @@ struct entry_reader {
     }
 
     /// Non-negative integer array element or field.
-    static bool as_u64(const json& v, std::uint64_t& out) {
+    static bool as_u64(const ordered_json& v, std::uint64_t& out) {
         if (!v.is_number_unsigned()) return false;
         out = v.get<std::uint64_t>();
         return true;
     }
 
-    status read(const std::string& name, const json& v, tensor_desc& t, safetensors_range& r) const {
+    status read(const std::string& name, const ordered_json& v, tensor_desc& t, safetensors_range& r) const {
         if (!v.is_object())
             return make_error(
                 error_code::bad_value,
@@ -163,7 +164,7 @@ struct entry_reader {
                 return make_error(error_code::missing_field,
                                   fmt::format("no \"{}\" field; expected dtype, shape and data_offsets", field),
                                   where(name, ""));
-        const json& dt = v["dtype"];
+        const ordered_json& dt = v["dtype"];
         const auto type =
             dt.is_string() ? dtype_from_safetensors(dt.get_ref<const std::string&>()) : std::optional<dtype>{};
         if (!type)
@@ -172,7 +173,7 @@ struct entry_reader {
                                           "I64, U8, BOOL, F8_E4M3",
                                           describe(dt)),
                               where(name, "dtype"));
-        const json& shape = v["shape"];
+        const ordered_json& shape = v["shape"];
         if (!shape.is_array())
             return make_error(error_code::bad_value,
                               fmt::format("shape is {}; expected an array of non-negative integers", describe(shape)),
@@ -191,7 +192,7 @@ struct entry_reader {
                                   where(name, "shape"));
             t.shape.push_back(d);
         }
-        const json& offs = v["data_offsets"];
+        const ordered_json& offs = v["data_offsets"];
         if (!offs.is_array() || offs.size() != 2 || !as_u64(offs[0], r.begin) || !as_u64(offs[1], r.end))
             return make_error(
                 error_code::bad_value,
@@ -296,7 +297,7 @@ result<safetensors_header> read_safetensors(std::span<const std::byte> bytes, st
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + length_prefix_bytes, n);
     auto doc = detail::parse_json_strict(text, path, length_prefix_bytes);
     if (!doc) return unexpected{doc.error()};
-    const json& root = *doc;
+    const ordered_json& root = *doc;
     if (!root.is_object())
         return make_error(error_code::bad_value,
                           fmt::format("header is a JSON {}; expected a JSON object of tensors", root.type_name()),
@@ -310,7 +311,7 @@ result<safetensors_header> read_safetensors(std::span<const std::byte> bytes, st
     const entry_reader rd{path, h.data_bytes};
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string& key = it.key();
-        const json& v          = it.value();
+        const ordered_json& v  = it.value();
         if (key == "__metadata__") {
             if (v.is_null()) continue; // written as null by some tools (e.g. ollama's test adapters)
             if (!v.is_object())

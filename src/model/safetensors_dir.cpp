@@ -1,5 +1,6 @@
 // Reading safetensors headers from disk: one file, or a checkpoint directory (sharded or not).
 #include "detail/checked_number.h"
+#include "detail/file_ptr.h"
 #include "llmplan/safetensors.h"
 #include "model/hf_tensor_names.h"
 #include "model/safetensors_detail.h"
@@ -18,7 +19,7 @@ namespace llmplan {
 namespace {
 
 namespace fs = std::filesystem;
-using json   = nlohmann::ordered_json;
+using nlohmann::ordered_json;
 
 /// Transformers' names (transformers/utils/__init__.py SAFE_WEIGHTS_NAME, SAFE_WEIGHTS_INDEX_NAME).
 constexpr std::string_view single_file_name = "model.safetensors";
@@ -27,10 +28,7 @@ constexpr std::string_view index_file_name  = "model.safetensors.index.json";
 /// cap as a safetensors header bounds the one allocation.
 constexpr std::uint64_t max_index_bytes = safetensors_max_header_bytes;
 
-struct file_closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using file_ptr = std::unique_ptr<std::FILE, file_closer>;
+using detail::file_ptr;
 
 /// Size of a regular file, or an error naming it.
 result<std::uint64_t> regular_file_size(const std::string& path) {
@@ -174,7 +172,7 @@ result<safetensors_model> read_indexed(safetensors_model m, const std::string& i
 result<safetensors_index> parse_safetensors_index(std::string_view text, std::string_view path) {
     auto doc = detail::parse_json_strict(text, path, 0);
     if (!doc) return unexpected{doc.error()};
-    const json& root = *doc;
+    const ordered_json& root = *doc;
     if (!root.is_object())
         return make_error(error_code::bad_value,
                           fmt::format("index is a JSON {}; expected an object", root.type_name()), std::string(path));

@@ -14,6 +14,7 @@
 #include "model/vision.h"
 
 #include "detail/checked_number.h"
+#include "detail/json_fields.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -52,11 +53,6 @@ constexpr vision_family qwen3_5{"qwen3_5", true, true, projector_kind::by_merge,
 bool is(const nlohmann::json& j, const char* key, std::string_view want) {
     auto it = j.find(key);
     return it != j.end() && it->is_string() && it->get<std::string>() == want;
-}
-
-bool flag(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_boolean() && it->get<bool>();
 }
 
 const vision_family& family_of(const nlohmann::json& v) {
@@ -128,10 +124,10 @@ void read_gemma4_vision(model_desc& m, const nlohmann::json& v) {
         d.n_ff > (1u << 22) || hd > 4096 || d.patch > 1024 || pos > (1u << 24))
         return;
     const std::uint64_t h     = d.n_embd;
-    const std::uint64_t clamp = flag(v, "use_clipped_linears") ? 7 * 4 : 0;
+    const std::uint64_t clamp = json_flag(v, "use_clipped_linears") ? 7 * 4 : 0;
     const std::uint64_t attn  = 2 * h * d.n_head * hd + 2 * h * kv * hd + 2 * hd;
     const std::uint64_t block = attn + 3 * h * d.n_ff + 4 * h + clamp;
-    const std::uint64_t stem  = h * 3 * d.patch * d.patch + 2 * pos * h + (flag(v, "standardize") ? 2 * h : 0);
+    const std::uint64_t stem  = h * 3 * d.patch * d.patch + 2 * pos * h + (json_flag(v, "standardize") ? 2 * h : 0);
     d.n_params                = d.n_layer * block + stem + m.n_embd * h;
     m.vision                  = d;
 }
@@ -180,7 +176,7 @@ void read_vision(model_desc& m, const nlohmann::json& root) {
     std::uint64_t projector      = 0;
     if (fam.projector == projector_kind::mistral3) {
         const std::uint64_t text = m.n_embd;
-        const std::uint64_t pb   = flag(root, "multimodal_projector_bias") ? 1 : 0;
+        const std::uint64_t pb   = json_flag(root, "multimodal_projector_bias") ? 1 : 0;
         projector                = h + h * d.merge * d.merge * h + h * text + pb * text + text * text + pb * text;
     } else if (d.merge > 1) {
         const std::uint64_t in    = h * d.merge * d.merge;

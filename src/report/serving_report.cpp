@@ -43,7 +43,7 @@ std::vector<std::size_t> reading_order(const plan_document& d) {
     return idx;
 }
 
-std::string ms(const std::optional<latency_stats>& l, bool p99) {
+std::string ms_text(const std::optional<latency_stats>& l, bool p99) {
     if (!l) return "-";
     const double v = p99 ? l->p99 : l->p50;
     return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v);
@@ -137,8 +137,8 @@ std::string serving_text(const plan_document& d) {
         std::string name = d.plan.candidates[i].hardware;
         if (name.size() > 32) name = name.substr(0, 31) + "~";
         out += fmt::format("{:<32} {:>5} {:>4} {:>4} {:>8.0f} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n", name,
-                           f.instances, f.tensor_parallel, f.gpus, f.users_carried, ms(f.ttft_ms, false),
-                           ms(f.ttft_ms, true), ms(f.tpot_ms, false), ms(f.tpot_ms, true),
+                           f.instances, f.tensor_parallel, f.gpus, f.users_carried, ms_text(f.ttft_ms, false),
+                           ms_text(f.ttft_ms, true), ms_text(f.tpot_ms, false), ms_text(f.tpot_ms, true),
                            usd(f.cost_per_month_usd, false), usd(f.cost_per_million_output_tokens_usd, true),
                            usd(f.cost_per_million_input_tokens_usd, true),
                            fmt::format("{} / {}", f.meets_targets ? "yes" : "no", f.binding));

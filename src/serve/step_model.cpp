@@ -40,7 +40,7 @@ struct efficiency_row {
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
-constexpr std::array table = {
+constexpr std::array efficiency_rows = {
     efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
     efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
     efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0}      },
@@ -58,11 +58,11 @@ bool contains(const std::string& s, std::string_view w) {
 } // namespace
 
 step_efficiency serving_efficiency(serving_engine e, memory_class m) {
-    for (const auto& r : table)
+    for (const auto& r : efficiency_rows)
         if (r.engine == e && r.memory == m) return r.eff;
     // No serving row for this memory: the engine's HBM row with the batch-1 bandwidth share of the memory.
-    step_efficiency eff = table[0].eff;
-    for (const auto& r : table)
+    step_efficiency eff = efficiency_rows[0].eff;
+    for (const auto& r : efficiency_rows)
         if (r.engine == e && r.memory == memory_class::hbm) eff = r.eff;
     eff.bandwidth_share = decode_bandwidth_efficiency(batch1_engine(e), m);
     eff.matmul_share    = 0.5; // prefill_share_dense_engines of speed.cpp
