@@ -409,6 +409,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         for (const auto& l : m.layers)
             if (!l.is_moe) return n_ff.error(); // a dense layer (mlp_only_layers) needs intermediate_size
     if (auto s = detail::read_dsa_indexer(m, r.raw(), path); !s) return s.error();
+    if (auto s = detail::read_hybrid_attention(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))
