@@ -324,7 +324,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     // Qwen3.5-MoE has no intermediate_size (Qwen3_5MoeTextConfig deletes it): every layer is sparse,
     // sized by moe_intermediate_size; a layer left dense is checked after the MoE layout below.
     const bool experts_only = row->ffn == ffn_kind::moe && cfg.contains("moe_intermediate_size");
-    if (!n_ff && unknown_type) m.formula_needs = "intermediate_size"; // the tensors can still size it
+    // the tensors can still size it; a family whose every layer holds experts (DeepSeek-V4) needs no
+    // dense width (checked per layer below)
+    if (!n_ff && unknown_type && !experts_only) m.formula_needs = "intermediate_size";
     if (!n_ff && !row->quirks.block_configs && !ssm_family && !experts_only && !unknown_type) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
