@@ -1,5 +1,6 @@
 // Documents -> the contract's JSON (../shared/cli-contract.md), one rendering for every front end.
 #include "llmplan/document.h"
+#include "llmplan/facts.h"
 #include "llmplan/report.h"
 #include "plan/turn.h"
 #include "report/serving_report.h"
@@ -132,8 +133,12 @@ json document_json(const document& doc) {
 } // namespace
 
 std::string to_json(const document& d) {
+    json j = document_json(d);
+    // Every answer says the date its facts are as of (llmplan/facts.h): a field added after the
+    // contract's own, never replacing one.
+    if (j.is_object()) j["facts_as_of"] = std::string(facts_as_of);
     // Names echoed from input need not be UTF-8: invalid bytes become U+FFFD, never an exception.
-    return document_json(d).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace llmplan

@@ -1,6 +1,7 @@
 // Documents -> the text the CLI prints without --json.
 #include "report/document_text.h"
 
+#include "llmplan/facts.h"
 #include "report/serving_report.h"
 #include "report/text_report.h"
 
@@ -14,7 +15,7 @@ std::string resolved_line(const std::optional<model_resolution>& r) {
 } // namespace
 
 std::string to_text(const document& doc) {
-    return std::visit(
+    std::string text = std::visit(
         [](const auto& d) -> std::string {
             using D = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<D, inspect_document>)
@@ -37,6 +38,9 @@ std::string to_text(const document& doc) {
                 return detail::hardware_text(d);
         },
         doc);
+    // The footer every answer carries: the date of the newest source its facts come from.
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    return text + "\nFacts (models, hardware, prices, engine releases) as of " + std::string(facts_as_of) + ".\n";
 }
 
 } // namespace llmplan

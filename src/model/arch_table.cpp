@@ -134,6 +134,12 @@ arch_row{"glm4_moe_lite", fk::moe, nk::rms,   pk::rope,    false, false, false, 
 // post-feedforward norms only) with sliding-window attention per layer_types (3 of 4 layers,
 // Olmo3Config). llama.cpp converts it with its OLMo 2 code (arch olmo2, sliding window pattern).
 arch_row{"olmo3",       fk::gated, nk::rms,   pk::rope,    false, false, false, false, true,  false, false, false, false, false, false, lp::from_config, ms::none, false, "olmo2", {.qk_norm_full = true}},
+// MiMo-V2-Flash (vLLM models/mimo_v2_flash.py, transformers modeling_mimo_v2_flash.py): Llama-style
+// attention without biases in two shapes (sliding layers with more KV heads and sinks, full layers; K
+// 192 wide, V 128: model/arch/hybrid_attention.cpp), DeepSeek-V3's routed experts with a router score
+// bias and no shared expert (MiMoV2FlashSparseMoeBlock), a dense first layer (moe_layer_freq list).
+// llama.cpp: LLM_ARCH_MIMO2 "mimo2".
+arch_row{"mimo_v2_flash", fk::moe, nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::glm4_moe, false, "mimo2", {}},
 };
 // clang-format on
 

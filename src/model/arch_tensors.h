@@ -18,6 +18,9 @@ namespace detail {
 /// (index_n_heads, index_head_dim, index_topk) and which MLA layers carry one (indexer_types:
 /// "full" or "shared"). A config without them is left as it is; errors name the field.
 status read_dsa_indexer(model_desc& m, const nlohmann::json& cfg, std::string_view path);
+/// Per-layer lists (model/arch/hybrid_attention.cpp): moe_layer_freq as a 0/1 list of MoE layers, and
+/// hybrid_layer_pattern's sliding layers with their own heads, head sizes, window and sinks (MiMo-V2).
+status read_hybrid_attention(model_desc& m, const nlohmann::json& cfg, std::string_view path);
 } // namespace detail
 
 /// Replace m.tensors by the weight tensors the description implies (GGUF-style names, [out, in]

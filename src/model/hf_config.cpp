@@ -324,7 +324,9 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     // Qwen3.5-MoE has no intermediate_size (Qwen3_5MoeTextConfig deletes it): every layer is sparse,
     // sized by moe_intermediate_size; a layer left dense is checked after the MoE layout below.
     const bool experts_only = row->ffn == ffn_kind::moe && cfg.contains("moe_intermediate_size");
-    if (!n_ff && unknown_type) m.formula_needs = "intermediate_size"; // the tensors can still size it
+    // the tensors can still size it; a family whose every layer holds experts (DeepSeek-V4) needs no
+    // dense width (checked per layer below)
+    if (!n_ff && unknown_type && !experts_only) m.formula_needs = "intermediate_size";
     if (!n_ff && !row->quirks.block_configs && !ssm_family && !experts_only && !unknown_type) return n_ff.error();
     auto n_vocab = r.get(field::n_vocab, g3(262208));
     if (!n_vocab) return n_vocab.error();
@@ -409,6 +411,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
         for (const auto& l : m.layers)
             if (!l.is_moe) return n_ff.error(); // a dense layer (mlp_only_layers) needs intermediate_size
     if (auto s = detail::read_dsa_indexer(m, r.raw(), path); !s) return s.error();
+    if (auto s = detail::read_hybrid_attention(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_state_space(m, r.raw(), row->model_type, path); !s) return s.error();
     if (auto n_swa = r.get(field::n_swa, 0); n_swa && *n_swa > 0 && !(cfg.value("use_sliding_window", true) == false))

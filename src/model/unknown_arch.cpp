@@ -101,6 +101,15 @@ void finish_unknown_arch(model_desc& m, const json& cfg) {
                                 "{} tokens (as Mistral's)",
                                 window, window));
     }
+    // Keys of 2026 families whose attention or blocks the standard decoder does not have: named, so that
+    // the answer says what it did not interpret (DeepSeek-V4 compress_ratios and hc_mult, Kimi Linear
+    // linear_attn_config, MiniMax-M3 sparse_attention_config, MiMo hybrid_layer_pattern read elsewhere).
+    for (const char* k : {"compress_ratios", "hc_mult", "linear_attn_config", "sparse_attention_config", "o_lora_rank",
+                          "routed_expert_hidden_size", "attn_res_block_size"})
+        if (has_any(cfg, {k}))
+            c.push_back(fmt::format("{} is not interpreted: the cache and weights it changes are "
+                                    "a standard decoder's here",
+                                    k));
     c.push_back(fmt::format("KV cache read from the standard keys: {} layers of {} KV heads x {} dims{}; a "
                             "family's own cache (shared or compressed KV, extra state) would differ",
                             m.n_layer, m.typical_layer().n_head_kv, m.typical_layer().head_dim_k,

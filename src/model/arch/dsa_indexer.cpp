@@ -56,6 +56,14 @@ status read_dsa_indexer(model_desc& m, const json& cfg, std::string_view path) {
         return make_error(error_code::missing_field,
                           "a sparse-attention indexer needs index_n_heads and index_head_dim",
                           fmt::format("{}:/{}", path, *heads == 0 ? "index_n_heads" : "index_head_dim"));
+    // A family no row knows (DeepSeek-V4's compressed attention names index keys too): its indexer's
+    // place is unknown, so the reader says so instead of refusing the config (model/unknown_arch.cpp).
+    if (m.mla.q_lora_rank == 0 && !m.guessed_weights.empty()) {
+        m.guessed_cache.push_back(fmt::format("index_n_heads {} and index_head_dim {}: a sparse-attention indexer "
+                                              "whose layout is not known; its weights and key cache are not counted",
+                                              *heads, *dim));
+        return ok();
+    }
     if (m.mla.q_lora_rank == 0)
         return make_error(error_code::missing_field,
                           "the sparse-attention indexer reads the query latent; expected q_lora_rank > 0",
