@@ -59,8 +59,9 @@ std::uint64_t eager_scores_per_token(const model_desc& m, const layer_desc& l, s
 }
 
 layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused,
-                             std::uint64_t seq, bool eager_softcap) {
-    const std::uint64_t h = m.n_embd;
+                             std::uint64_t seq, const train_habits& habits) {
+    const bool eager_softcap = habits.eager_softcap;
+    const std::uint64_t h    = m.n_embd;
     // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
     const std::uint64_t eager_norm_extra = fused ? 0 : 4 * h;
     std::uint64_t elems                  = 0;
@@ -68,9 +69,12 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
     std::uint64_t widest                 = h;
     if (l.has_kv()) {
         const std::uint64_t q_w = std::uint64_t{l.n_head} * l.head_dim_k;
-        const std::uint64_t k_w = std::uint64_t{l.n_head_kv} * l.head_dim_k;
-        const std::uint64_t v_w = std::uint64_t{l.n_head_kv} * l.head_dim_v;
-        const std::uint64_t o_w = std::uint64_t{l.n_head} * l.head_dim_v;
+        // Grouped keys and values repeated to every query head before the attention kernel (expands_kv):
+        // the attention keeps those full-width copies.
+        const std::uint64_t kv_heads = habits.expands_kv ? l.n_head : l.n_head_kv;
+        const std::uint64_t k_w      = kv_heads * l.head_dim_k;
+        const std::uint64_t v_w      = kv_heads * l.head_dim_v;
+        const std::uint64_t o_w      = std::uint64_t{l.n_head} * l.head_dim_v;
         // A decoder layer's cross-attention (T5LayerCrossAttention) repeats the block over the source.
         const std::uint64_t blocks = l.cross_attn ? 2 : 1;
         elems += blocks * (h + h + q_w + k_w + v_w + 2 * o_w);
@@ -114,7 +118,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     activation_estimate a;
     std::uint64_t widest = m.n_embd;
     for (const auto& l : m.layers) {
-        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq, h.eager_softcap);
+        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq, h);
         a.per_layer_saved_bytes += lb.saved_per_token * tokens;
         a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
         widest                = std::max(widest, lb.widest);

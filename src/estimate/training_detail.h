@@ -63,6 +63,9 @@ struct train_habits {
     /// Its model code runs an attention that caps its logits (Gemma-2) eagerly, keeping heads x seq x seq
     /// scores, where SDPA/flash kernels cannot apply the cap.
     bool eager_softcap = false;
+    /// Its attention repeats grouped keys and values to every query head before the kernel, so the kernel
+    /// keeps n_head-wide k and v (LitGPT's CausalSelfAttention in training).
+    bool expands_kv = false;
 };
 
 /// The band key of a workload with its trainer ("lora, 1 GPU, ms-swift"); training_band() takes that band

@@ -2,7 +2,7 @@
 // hand from the code it comes from (src/estimate/training_activations.cpp, training.cpp):
 //  - Baichuan 2 13B's remote code builds its ALiBi bias as dense n_head x seq x seq matrices;
 //  - auto-gptq's training path keeps each GPTQ linear's dequantized fp16 weight for the input gradient;
-//  - LitGPT runs Gemma-2's logit-capped attention eagerly.
+//  - LitGPT runs Gemma-2's logit-capped attention eagerly and repeats grouped k and v to every head.
 #include "catalog_fixtures.h"
 #include "estimate/training_detail.h"
 #include "llmplan/estimate.h"
@@ -109,6 +109,28 @@ TEST(TrainingModelCode, LitGptRunsGemma2CappedAttentionEagerly) {
     auto hf = detail::resolve_habits(lora("hf", 512, 2));
     ASSERT_TRUE(hf);
     EXPECT_FALSE(hf->eager_softcap);
+}
+
+TEST(TrainingModelCode, LitGptRepeatsGroupedKeysAndValuesForTheKernel) {
+    // litgpt/model.py (@ 43c44323 and 00af8b0d), CausalSelfAttention.forward in training: k and v expanded to
+    // every query head and reshaped before SDPA, which keeps those copies. Mistral-7B: 32 query heads, 8 KV
+    // heads of 128; k and v 2 x 4096 wide instead of 2 x 1024: 6144 more elements a token, 2 B each, over
+    // 32 layers x (2 x 512) tokens = 402,653,184 B.
+    const auto m         = catalog_model("mistralai/Mistral-7B-v0.1");
+    auto p               = lora("litgpt", 512, 2);
+    p.precision          = train_precision::bf16;
+    p.grad_checkpointing = false;
+    auto h               = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->expands_kv);
+    auto grouped       = *h;
+    grouped.expands_kv = false;
+    EXPECT_EQ(detail::estimate_activations(m, p, *h, nullptr, false).per_layer_saved_bytes -
+                  detail::estimate_activations(m, p, grouped, nullptr, false).per_layer_saved_bytes,
+              402'653'184u);
+    auto hf = detail::resolve_habits(lora("hf", 512, 2));
+    ASSERT_TRUE(hf);
+    EXPECT_FALSE(hf->expands_kv);
 }
 
 } // namespace
