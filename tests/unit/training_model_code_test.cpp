@@ -60,12 +60,12 @@ TEST(TrainingModelCode, GptqLinearsKeepTheirDequantizedWeight) {
     // Qwen2.5-7B, one decoder layer's linears: q 3584x3584, k and v 3584x512, o 3584x3584, gate and up
     // 3584x18944, down 18944x3584 = 3584 x 8192 + 3 x 3584 x 18944 = 233,046,016 weights, 466,092,032 B in
     // fp16 (0.43 GiB); 28 layers: 13,050,576,896 B (12.15 GiB).
-    const auto m = catalog_model("Qwen/Qwen2.5-7B-Instruct");
-    auto p       = lora("ms-swift", 1024, 1);
-    p.method     = train_method::qlora;
-    p.precision  = train_precision::fp16_mixed;
-    p.weights    = weight_choice{weight_format::gptq_int4};
-    auto e       = estimate_training(m, p);
+    const auto m     = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    auto p           = lora("ms-swift", 1024, 1);
+    p.method         = train_method::qlora;
+    p.precision      = train_precision::fp16_mixed;
+    p.weights.format = weight_format::gptq_int4;
+    auto e           = estimate_training(m, p);
     ASSERT_TRUE(e);
     EXPECT_TRUE(has_note(*e, "autograd keeps that copy for the input gradient (0.43 GiB, the recomputed layer's)"));
     p.grad_checkpointing = false;
@@ -80,8 +80,8 @@ TEST(TrainingModelCode, GptqLinearsKeepTheirDequantizedWeight) {
     EXPECT_EQ(saved.per_layer_saved_bytes - base.per_layer_saved_bytes, 13'050'576'896u);
     EXPECT_EQ(saved.largest_layer_bytes - base.largest_layer_bytes, 466'092'032u);
     // NF4 (bitsandbytes' MatMul4Bit dequantizes inside its autograd function): no such note.
-    p.weights = weight_choice{weight_format::nf4};
-    e         = estimate_training(m, p);
+    p.weights.format = weight_format::nf4;
+    e                = estimate_training(m, p);
     ASSERT_TRUE(e);
     EXPECT_FALSE(has_note(*e, "autograd keeps that copy"));
 }
