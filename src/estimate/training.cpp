@@ -174,8 +174,22 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         full_bytes += n * dense_b;
         if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += n * dense_b;
     }
+    if (full && h.untied_head && m.tied_embd) {
+        // The trainer's own output layer (training_habits.cpp: LitGPT's lm_head is always a Linear of its own,
+        // filled with a copy of a tied embedding): one more vocab x hidden matrix, trained in full with its
+        // gradient and optimizer states, in the root unit under FSDP.
+        const std::uint64_t n = m.n_vocab * m.n_embd;
+        trained.push_back(trained_tensor{m.n_vocab, m.n_embd, 1});
+        largest_tensor = std::max(largest_tensor, n);
+        largest_global = std::max(largest_global, n * dense_b);
+        global_bytes += n * dense_b;
+        full_bytes += n * dense_b;
+        note("the trainer builds its own output layer: an untied, trained copy of the tied embedding (+" +
+             gib_text(static_cast<double>(n * dense_b), 2) + " of weights)");
+    }
     std::uint64_t base_bytes = 0, upcast_bytes = 0, transient_weight_bytes = 0;
     bool fp32_residual = false;
+    detail::saved_weight_bytes gptq_saved;
     if (!full) {
         // The frozen base: the compute dtype for LoRA (checkpoints are loaded with torch_dtype=bf16/fp16),
         // NF4 for QLoRA (bitsandbytes, as QLoRA's paper), or what --weights / the checkpoint says.
@@ -209,6 +223,28 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             note("the trainer's 4-bit path quantizes the output layer too (NF4)");
         }
         if (head_4bit) largest_matrix = std::max(largest_matrix, head_elems);
+        if (base.format == weight_format::gptq_int4 || base.format == weight_format::gptq_int8) {
+            // auto-gptq's QuantLinear trains through plain torch ops (qlinear_cuda_old.py forward, taken when the
+            // tokens reach kernel_switch_threshold = 128 or the layer is trainable): it unpacks qweight, forms
+            // `weight = scales * (weight - zeros)` in fp16 and runs `torch.matmul(x, weight)`, and autograd keeps
+            // that fp16 weight for x's gradient (matmul's backward for the input needs the other operand). So
+            // each GPTQ linear holds a 16-bit copy of itself until its backward: every layer's without
+            // checkpointing, the recomputed layer's with it. (AutoAWQ's WQLinearMMFunction keeps x and the
+            // packed weight and dequantizes again in backward: nothing of this size.)
+            std::vector<std::uint64_t> per_layer(m.n_layer, 0);
+            for (const auto& t : m.tensors)
+                if (is_quantizable_matrix(t) && t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer)
+                    per_layer[t.layer] += t.n_elements() * 2;
+            for (const std::uint64_t b : per_layer) {
+                gptq_saved.largest_layer = std::max(gptq_saved.largest_layer, b);
+                gptq_saved.all_layers += b;
+            }
+            note("GPTQ linears dequantize to fp16 with torch ops and autograd keeps that copy for the input "
+                 "gradient (" +
+                 gib_text(static_cast<double>(p.grad_checkpointing ? gptq_saved.largest_layer : gptq_saved.all_layers),
+                          2) +
+                 (p.grad_checkpointing ? ", the recomputed layer's)" : ", every layer's)"));
+        }
         if (is_quantized(base.format)) {
             // A quantized matmul dequantizes its weight to 16-bit for forward and again for the input
             // gradient (bitsandbytes MatMul4Bit, auto-gptq's training path): one matrix at a time; two
@@ -390,7 +426,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- activations, and the optimizer step's temporaries
-    const auto act           = detail::estimate_activations(m, p, h, full ? nullptr : &lora, fp32_residual);
+    const auto act           = detail::estimate_activations(m, p, h, full ? nullptr : &lora, fp32_residual, gptq_saved);
     g.activations            = act.peak_bytes;
     const bool foreach_temps = row.step == optimizer_step::foreach_temps && !zero_ds && !h.in_backward &&
                                p.optimizer == optimizer_kind::adamw && !p.offload_optimizer;
@@ -507,11 +543,18 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
+    if (act.bias_bytes > 0)
+        note("the model's remote code builds its ALiBi position bias as a dense heads x seq x seq matrix, cached "
+             "and once more per sequence combined with the padding mask (+" +
+             gib_text(static_cast<double>(act.bias_bytes), 2) + ")");
     if (m.eager_attn_scores)
         note("attention run eagerly (" + m.arch +
              ": a relative position bias is added to the scores): each attention keeps its heads x seq x seq "
              "probabilities" +
              (m.train_dropout ? " with their dropout mask" : ""));
+    else if (h.eager_softcap && detail::softcapped_attention(m))
+        note("attention with capped logits run eagerly by the trainer's model code: each attention keeps its "
+             "capped scores, fp32 probabilities and their 16-bit copy (heads x seq x seq each)");
     else
         note("attention by a flash/SDPA kernel: no seq x seq score matrix is kept");
     if (m.is_encoder_decoder())

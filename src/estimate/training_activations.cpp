@@ -24,6 +24,7 @@
 // softmax(scores.float()) saves its fp32 output, the matmul with v keeps the dropout output and
 // its one-byte mask (or the cast back to 16-bit without dropout), and backward holds the gradients
 // of the probabilities and of the scores (the widest intermediate becomes n_head x seq).
+#include "detail/checked_number.h"
 #include "estimate/training_detail.h"
 
 #include <algorithm>
@@ -36,6 +37,17 @@ struct layer_bytes {
     std::uint64_t widest          = 0; ///< widest intermediate (elements per token)
 };
 
+/// Bytes a softcapping attention written eagerly keeps per query token over `keys` tokens (LitGPT
+/// litgpt/model.py @ 00af8b0d, CausalSelfAttention.scaled_dot_product_attention: "with softcapping we cannot
+/// use SDPA"): `scores = q @ k.mT * scale`, `torch.tanh(scores / cap) * cap` (tanh keeps its output),
+/// `softmax(scores + mask, dim=-1, dtype=torch.float)` (keeps its fp32 output), `.to(q.dtype)` and
+/// `scores @ v` (the matmul keeps that 16-bit copy).
+std::uint64_t softcap_scores_per_token(const model_desc& m, const layer_desc& l, std::uint64_t act_b,
+                                       std::uint64_t keys, bool eager_softcap) {
+    if (!eager_softcap || !softcapped_attention(m)) return 0;
+    return std::uint64_t{l.n_head} * keys * (act_b + 4 + (act_b < 4 ? act_b : 0));
+}
+
 /// Bytes an eager attention keeps per query token for its probabilities over `keys` tokens.
 std::uint64_t eager_scores_per_token(const model_desc& m, const layer_desc& l, std::uint64_t act_b,
                                      std::uint64_t keys) {
@@ -47,8 +59,9 @@ std::uint64_t eager_scores_per_token(const model_desc& m, const layer_desc& l, s
 }
 
 layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused,
-                             std::uint64_t seq) {
-    const std::uint64_t h = m.n_embd;
+                             std::uint64_t seq, const train_habits& habits) {
+    const bool eager_softcap = habits.eager_softcap;
+    const std::uint64_t h    = m.n_embd;
     // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
     const std::uint64_t eager_norm_extra = fused ? 0 : 4 * h;
     std::uint64_t elems                  = 0;
@@ -56,14 +69,18 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
     std::uint64_t widest                 = h;
     if (l.has_kv()) {
         const std::uint64_t q_w = std::uint64_t{l.n_head} * l.head_dim_k;
-        const std::uint64_t k_w = std::uint64_t{l.n_head_kv} * l.head_dim_k;
-        const std::uint64_t v_w = std::uint64_t{l.n_head_kv} * l.head_dim_v;
-        const std::uint64_t o_w = std::uint64_t{l.n_head} * l.head_dim_v;
+        // Grouped keys and values repeated to every query head before the attention kernel (expands_kv):
+        // the attention keeps those full-width copies.
+        const std::uint64_t kv_heads = habits.expands_kv ? l.n_head : l.n_head_kv;
+        const std::uint64_t k_w      = kv_heads * l.head_dim_k;
+        const std::uint64_t v_w      = kv_heads * l.head_dim_v;
+        const std::uint64_t o_w      = std::uint64_t{l.n_head} * l.head_dim_v;
         // A decoder layer's cross-attention (T5LayerCrossAttention) repeats the block over the source.
         const std::uint64_t blocks = l.cross_attn ? 2 : 1;
         elems += blocks * (h + h + q_w + k_w + v_w + 2 * o_w);
-        extra += blocks * (eager_norm_extra + eager_scores_per_token(m, l, act_b, seq));
-        widest = std::max({widest, q_w, o_w, m.eager_attn_scores ? std::uint64_t{l.n_head} * seq : 0});
+        const std::uint64_t softcap = softcap_scores_per_token(m, l, act_b, seq, eager_softcap);
+        extra += blocks * (eager_norm_extra + eager_scores_per_token(m, l, act_b, seq) + softcap);
+        widest = std::max({widest, q_w, o_w, m.eager_attn_scores || softcap > 0 ? std::uint64_t{l.n_head} * seq : 0});
     }
     std::uint64_t f        = l.n_ff;
     std::uint64_t dispatch = 0;
@@ -85,8 +102,14 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
 
 } // namespace
 
+bool softcapped_attention(const model_desc& m) {
+    // Gemma-2 caps its attention logits (tanh(scores / 50) * 50): attn_logit_softcapping 50.0 in every Gemma-2
+    // config (transformers configuration_gemma2.py default); Gemma 1 and Gemma 3 have none.
+    return m.arch == "gemma2";
+}
+
 activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
-                                         const lora_plan* lora, bool fp32_residual) {
+                                         const lora_plan* lora, bool fp32_residual, saved_weight_bytes saved_weights) {
     // 16-bit activations under bf16/fp16 (mixed or pure); fp32 training keeps fp32 ones.
     const std::uint64_t act_b  = p.precision == train_precision::fp32 ? 4 : 2;
     const bool fused           = h.row->fused_kernels;
@@ -95,7 +118,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     activation_estimate a;
     std::uint64_t widest = m.n_embd;
     for (const auto& l : m.layers) {
-        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq);
+        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq, h);
         a.per_layer_saved_bytes += lb.saved_per_token * tokens;
         a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
         widest                = std::max(widest, lb.widest);
@@ -118,6 +141,10 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         a.per_layer_saved_bytes += lora->total_inputs * per_elem * tokens;
         a.largest_layer_bytes += lora->largest_layer_inputs * per_elem * tokens;
     }
+    // Dequantized weights autograd keeps (see saved_weight_bytes): every layer's without recomputation, the
+    // recomputed layer's with checkpointing.
+    a.per_layer_saved_bytes += saved_weights.all_layers;
+    a.largest_layer_bytes += saved_weights.largest_layer;
     // Checkpointing keeps the input of every layer (one h-wide activation per token each): fp32 when
     // the k-bit preparation made the embeddings fp32 (the residual stream stays fp32), none on the GPU
     // but the two in transfer when they are offloaded to host RAM (unsloth).
@@ -157,6 +184,20 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         break;
     }
 
+    // Baichuan 2 13B's remote code (modeling_baichuan.py, BaichuanModel.forward in training) builds its ALiBi
+    // bias dense: get_alibi_mask -> _buffered_future_mask(...).to(inputs_embeds), n_head x seq x seq in the
+    // activation dtype, cached on the model (self.alibi_mask), and, as the collators pass a 2-D attention mask,
+    // `inverted_mask + alibi_mask.unsqueeze(0)`: one more micro-batch x n_head x seq x seq. Both stay alive from
+    // the forward's start to the backward's end (the combined mask is an input of every checkpointed layer, and
+    // xformers' memory_efficient_attention keeps it as attn_bias). Other ALiBi models (BLOOM, MPT in
+    // transformers) broadcast a per-key bias and hold no such matrix.
+    if (m.pos == pos_kind::alibi && m.arch == "baichuan" && !m.layers.empty()) {
+        const std::uint64_t heads = m.layers.front().n_head;
+        const double bytes        = static_cast<double>(1 + p.micro_batch) * static_cast<double>(heads) *
+                             static_cast<double>(p.seq) * static_cast<double>(p.seq) * static_cast<double>(act_b);
+        a.bias_bytes = saturate<std::uint64_t>(bytes, rounding::toward_zero); // seq 2^26 would pass 2^64
+    }
+
     if (p.grad_checkpointing) {
         // Logits are freed before the first layer is recomputed: the two peaks do not overlap.
         a.peak_bytes =
@@ -164,6 +205,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     } else {
         a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
     }
+    a.peak_bytes += a.bias_bytes;
     a.transient_bytes = p.grad_checkpointing
                             ? std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes)
                             : std::max(a.logits_peak_bytes, a.backward_work_bytes);

@@ -60,6 +60,12 @@ struct train_habits {
     /// Its 4-bit weights are quantized from an fp16 copy, so each matmul dequantizes to fp16 and casts to
     /// the bf16 compute dtype: two copies of the matrix at once (one where the dtypes agree).
     bool dequant_via_fp16 = false;
+    /// Its model code runs an attention that caps its logits (Gemma-2) eagerly, keeping heads x seq x seq
+    /// scores, where SDPA/flash kernels cannot apply the cap.
+    bool eager_softcap = false;
+    /// Its attention repeats grouped keys and values to every query head before the kernel, so the kernel
+    /// keeps n_head-wide k and v (LitGPT's CausalSelfAttention in training).
+    bool expands_kv = false;
 };
 
 /// The band key of a workload with its trainer ("lora, 1 GPU, ms-swift"); training_band() takes that band
@@ -75,6 +81,7 @@ struct activation_estimate {
     std::uint64_t largest_layer_bytes   = 0; ///< one layer's saved activations (recomputed in backward)
     std::uint64_t backward_work_bytes   = 0; ///< gradient tensors in flight inside one layer's backward
     std::uint64_t logits_peak_bytes     = 0; ///< logits and the loss's copies at their peak
+    std::uint64_t bias_bytes            = 0; ///< a dense n_head x seq x seq position bias alive all step
     std::uint64_t transient_bytes       = 0; ///< the largest block freed and re-made every step (logits or a layer)
     std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak
 };
@@ -82,8 +89,19 @@ struct activation_estimate {
 /// Activation memory of one micro-batch (Korthikanti et al. 2022, re-derived per layer kind).
 /// `lora` (may be null) gives the adapted inputs that dropout copies; `fp32_residual` when a k-bit
 /// upcast made the embeddings fp32, so the residual stream and its checkpoints are fp32.
+/// The model caps its attention logits (Gemma-2), which flash/SDPA kernels of the trainers' era cannot do.
+bool softcapped_attention(const model_desc& m);
+
+/// `saved_weights`: 16-bit copies of frozen weights that autograd keeps for the input gradient (a
+/// quantized linear that dequantizes with plain torch ops and multiplies, auto-gptq's training path): the
+/// largest layer's and every layer's, kept like that layer's activations.
+struct saved_weight_bytes {
+    std::uint64_t largest_layer = 0;
+    std::uint64_t all_layers    = 0;
+};
 activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
-                                         const lora_plan* lora, bool fp32_residual);
+                                         const lora_plan* lora, bool fp32_residual,
+                                         saved_weight_bytes saved_weights = {});
 
 /// DeepSpeed JSON config for the plan (multi-GPU ZeRO); empty for a single GPU without ZeRO.
 std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden_size);

@@ -32,12 +32,19 @@ constexpr band_row bands[] = {
 //    pytorch-lightning src/lightning/fabric/plugins/precision/bitsandbytes.py @ 7e87ce05c8, 2024-05-21,
 //    l.334): the quant state's dtype is fp16, so bitsandbytes' MatMul4Bit (`F.dequantize_4bit(B,
 //    quant_state).to(A.dtype)`) makes an fp16 matrix and a bf16 copy of it under bf16-true.
+//  - litgpt's attention (litgpt/model.py @ 00af8b0d l.299-321, CausalSelfAttention.scaled_dot_product_attention):
+//    "with softcapping we cannot use SDPA": for a model with attention_logit_softcapping (Gemma-2) it computes
+//    `q @ k.mT`, the tanh cap, an fp32 softmax and `scores @ v` as separate torch ops (eager_softcap).
+//    With grouped-query attention it repeats k and v to every query head in training before SDPA
+//    (`k = k.expand(B, n_query_groups, q_per_kv, T, head_size)` then `.reshape(B, -1, T, head_size)`, "training:
+//    flash attention requires it": litgpt/model.py @ 43c44323, 2024-04-24, CausalSelfAttention.forward
+//    l.225-235, and @ 00af8b0d), so the kernel saves n_head-wide k and v copies (expands_kv).
 struct trainer_kbit_row {
     std::string_view trainer;
-    bool untied_head, quantizes_head, dequant_via_fp16;
+    bool untied_head, quantizes_head, dequant_via_fp16, eager_softcap, expands_kv;
 };
 constexpr trainer_kbit_row kbit_rows[] = {
-    {"litgpt", true, true, true},
+    {"litgpt", true, true, true, true, true},
 };
 
 } // namespace
@@ -90,6 +97,8 @@ result<train_habits> resolve_habits(const training_params& p) {
             h.untied_head      = k.untied_head;
             h.quantizes_head   = k.quantizes_head;
             h.dequant_via_fp16 = k.dequant_via_fp16;
+            h.eager_softcap    = k.eager_softcap;
+            h.expands_kv       = k.expands_kv;
         }
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon

@@ -389,6 +389,10 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
                           fmt::format("rotary_dim is {}; expected at most the head size {}", rope_dim, *head_dim),
                           r.where("rotary_dim"));
     m.rope_dim = static_cast<std::uint32_t>(rope_dim); // <= head_dim, itself bounded by the reader
+    // Baichuan 2's 13B remote code (modeling_baichuan.py of baichuan-inc/Baichuan2-13B-Chat) adds ALiBi
+    // biases to the scores where the 7B's rotates q and k, under the same model_type; llama.cpp tells them
+    // apart by the layer count (src/llama-model.cpp, LLM_ARCH_BAICHUAN: 40 layers = 13B, f_max_alibi_bias 8).
+    if (m.arch == "baichuan" && m.n_layer == 40) m.pos = pos_kind::alibi;
 
     layer_desc base;
     base.n_head     = static_cast<std::uint32_t>(*n_head);
