@@ -85,8 +85,11 @@ struct sim_config {
     double concurrency                   = 0;    ///< > 0: closed loop
     double request_rate                  = 0;    ///< > 0: open loop (Poisson); infinity: all at once
     std::uint32_t requests               = 1000; ///< open loop: requests simulated
-    std::uint64_t seed                   = 42;
-    double slo_percentile                = 99;
+    /// closed loop: requests run = this x the concurrency, every one counted (InferenceMAX's
+    /// `--num-prompts $(( $CONC * 10 ))`; simulate.cpp gives the source)
+    std::uint32_t closed_loop_rounds = 10;
+    std::uint64_t seed               = 42;
+    double slo_percentile            = 99;
 };
 
 struct latency_stats {

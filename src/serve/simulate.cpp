@@ -83,15 +83,14 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     const bool closed    = c.concurrency > 0;
     const bool burst     = !closed && std::isinf(c.request_rate);
     const auto in_flight = closed ? detail::saturate<std::uint64_t>(std::max(1.0, c.concurrency)) : 0;
-    // Closed loop: the first in_flight requests warm up (they start together); then enough requests are
-    // measured for stable means, fewer when each is long (bounded work: ~4e5 request-tokens).
-    std::uint64_t measured = 0, total = 0;
+    // Closed loop: as the serving benchmarks run one (InferenceMAX's scripts, the "InferenceX" records
+    // aiconfigurator's measured rows come from: `benchmark_serving.py --max-concurrency $CONC --num-prompts
+    // $(( $CONC * 10 )) --request-rate inf --ignore-eos`, e.g. SemiAnalysisAI/InferenceMAX
+    // benchmarks/*_slurm.sh, 2025), closed_loop_rounds x N requests, the first N sent together, every
+    // one counted: the first wave's queue of N prompts is part of the mean TTFT and the run's throughput.
+    std::uint64_t total = 0;
     if (closed) {
-        const double want = 4e5 * static_cast<double>(in_flight) / static_cast<double>(O + I / 8 + 1);
-        measured = std::clamp<std::uint64_t>(detail::saturate<std::uint64_t>(want, detail::rounding::toward_zero),
-                                             std::min<std::uint64_t>(in_flight, 1000),
-                                             std::max<std::uint64_t>(in_flight, 1000));
-        total    = in_flight + measured;
+        total = in_flight * std::max<std::uint64_t>(1, c.closed_loop_rounds);
     } else {
         total = std::max<std::uint32_t>(1, c.requests);
     }
@@ -280,12 +279,11 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     }
     (void)sum_ctx;
 
-    // Figures over the measured requests.
-    const std::uint64_t from = closed ? std::min<std::uint64_t>(in_flight, total) : 0;
+    // Figures over the measured requests (a closed loop counts every request, as the benchmarks do).
     std::vector<double> ttft, tpot;
-    double t_begin = std::numeric_limits<double>::infinity(), t_end = 0;
+    double t_end                = 0;
     std::uint64_t done_measured = 0;
-    for (std::uint64_t i = from; i < total; ++i) {
+    for (std::uint64_t i = 0; i < total; ++i) {
         if (finish[i] < 0) continue;
         ++done_measured;
         ttft.push_back(first[i] - arrival[i]);
@@ -293,23 +291,12 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         t_end = std::max(t_end, finish[i]);
     }
     if (closed) {
-        // throughput between the warm-up's last completion and the run's end
-        double warm_end = 0;
-        for (std::uint64_t i = 0; i < from; ++i)
-            if (finish[i] >= 0) warm_end = std::max(warm_end, finish[i]);
-        std::uint64_t n = 0;
-        for (std::uint64_t i = 0; i < total; ++i)
-            if (finish[i] > warm_end) ++n;
-        t_begin = warm_end;
-        if (n == 0 || t_end <= t_begin) { // a run too short to measure past its warm-up: the whole run
-            t_begin = 0;
-            n       = completed;
-        }
-        r.requests_per_s = t_end > t_begin ? static_cast<double>(n) / (t_end - t_begin) : 0;
+        // the benchmark's throughput: every request over the run, from the first wave to the last finish
+        r.requests_per_s = t_end > 0 ? static_cast<double>(done_measured) / t_end : 0;
     } else {
-        t_begin          = open_arrivals.empty() ? 0 : open_arrivals.front();
-        r.requests_per_s = t_end > t_begin ? static_cast<double>(done_measured) / (t_end - t_begin) : 0;
-        r.saturated      = burst || completed < total ||
+        const double t_begin = open_arrivals.empty() ? 0 : open_arrivals.front();
+        r.requests_per_s     = t_end > t_begin ? static_cast<double>(done_measured) / (t_end - t_begin) : 0;
+        r.saturated          = burst || completed < total ||
                       (last_arrival_queue >= 0 && last_arrival_queue > 0.1 * static_cast<double>(total));
     }
     r.completed           = completed;
