@@ -29,6 +29,7 @@ struct step_efficiency {
     double per_step_s      = 0;   ///< fixed time of a step (launch, sampling, scheduling)
     double per_layer_s     = 0;   ///< fixed time per decoder layer of a step (kernel launches not in a graph)
     double tp_sync_s       = 0;   ///< fixed latency of one tensor-parallel all-reduce
+    double tp_peer_s       = 0;   ///< ...and what each GPU of the group past the first adds to it
     /// Tokens a step at which its matmuls reach half of matmul_share: a GEMM of few rows fills few tiles
     /// of the tensor cores, so the rate grows as T / (T + this) with the step's T tokens (0: flat).
     double matmul_half_tokens = 0;

@@ -37,14 +37,19 @@ struct efficiency_row {
 //   trtllm: the same file's trtllm rows (766), serving_nvidia_dli_nim_genaiperf.json (787, NIM on
 //           TensorRT-LLM) and serving_nvidia_dli_trtllm090_static.json (2414, TensorRT-LLM 0.9.0
 //           static batches).
+// vllm/sglang: bandwidth 0.79 (the batch-1 share of src/plan/speed.cpp is 0.80), per step 2.3 ms,
+// matmul 0.45; all-reduce 10 us + 1.5 us for each GPU past the first (vLLM's custom all-reduce over
+// NVLink reads every peer's buffer: the Llama-3.1-70B FP8 TP1-TP8 rows on H100/H200/B200 leave
+// 9-13 us an all-reduce at TP2, 16-18 at TP4, 16-21 at TP8 after the weights at 0.79). The grid
+// that chose them: bench/serving_fit.py (vLLM rows alone, --engine-map sglang=none trtllm=none).
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
 constexpr std::array table = {
-    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
-    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
-    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0}      },
-    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0}},
+    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
+    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0}      },
+    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0}},
 };
 
 engine_kind batch1_engine(serving_engine e) {
@@ -200,7 +205,7 @@ step_time step_seconds(const instance_shape& s, const step_load& l) {
         const double n      = s.tensor_parallel;
         const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
         const double link   = s.link_bytes_per_s > 0 ? per_ar / s.link_bytes_per_s : 0.0;
-        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + link);
+        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + s.eff.tp_peer_s * (n - 1) + link);
     }
     t.seconds = std::max(t.memory_s, t.compute_s) + t.fixed_s;
     return t;
