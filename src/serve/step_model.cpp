@@ -28,9 +28,9 @@ struct efficiency_row {
     step_efficiency eff;
 };
 
-// Fitted with bench/serving_fit.py on ../shared/serving_truth (dev split), per engine: least squares on
-// log(predicted / measured) of TPOT, TTFT and throughput over that engine's rows only
-// (bench/accuracy_serving.md gives the rows, the fit and the errors).
+// Fitted per engine on ../shared/serving_truth (dev split), that engine's rows only: bench/serving_fit.py
+// prints the log-least-squares factors that centre TPOT and TTFT and the all-reduce time left per
+// tensor-parallel degree (bench/accuracy_serving.md gives the rows, the fit and the errors).
 //   vllm:   serving_aiconfigurator_silicon.json, backend vllm (0.10-0.19; H100/H200/B200 SXM; Llama-3.1
 //           8B/70B, Qwen3-32B, Qwen3-235B-A22B FP8, gpt-oss-120b, Kimi-K2.5), 639 rows.
 //   sglang: the same file, backend sglang (0.4-0.5), 299 rows.
@@ -39,9 +39,10 @@ struct efficiency_row {
 //           static batches).
 // vllm/sglang: bandwidth 0.79 (the batch-1 share of src/plan/speed.cpp is 0.80), per step 2.3 ms,
 // matmul 0.45; all-reduce 10 us + 1.5 us for each GPU past the first (vLLM's custom all-reduce over
-// NVLink reads every peer's buffer: the Llama-3.1-70B FP8 TP1-TP8 rows on H100/H200/B200 leave
-// 9-13 us an all-reduce at TP2, 16-18 at TP4, 16-21 at TP8 after the weights at 0.79). The grid
-// that chose them: bench/serving_fit.py (vLLM rows alone, --engine-map sglang=none trtllm=none).
+// NVLink, csrc/custom_all_reduce.cuh: its one-stage kernel for small tensors reads every peer's
+// buffer). The vLLM rows at concurrency <= 16 leave, per all-reduce, -12 us (TP1), -7.5 (TP2), -2.2
+// (TP4), +11.4 us (TP8) with 0.71 and a flat 10 us; -3 to +2 us with these (bench/serving_fit.py on a
+// run of the vLLM rows alone, --engine-map sglang=none --engine-map trtllm=none).
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
