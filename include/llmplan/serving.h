@@ -89,8 +89,13 @@ struct sim_config {
     /// closed loop: requests run = this x the concurrency, every one counted (InferenceMAX's
     /// `--num-prompts $(( $CONC * 10 ))`; simulate.cpp gives the source)
     std::uint32_t closed_loop_rounds = 10;
-    std::uint64_t seed               = 42;
-    double slo_percentile            = 99;
+    /// SGLang's policy: a step that can start or continue a prompt runs prompts only and the decoders
+    /// wait (python/sglang/srt/managers/scheduler.py, get_next_batch_to_run: "Run prefill first if
+    /// possible"; mixing them is --enable-mixed-chunk, off by default). false: vLLM's (decodes first,
+    /// prompts in the same step's leftover budget).
+    bool prefill_first    = false;
+    std::uint64_t seed    = 42;
+    double slo_percentile = 99;
 };
 
 struct latency_stats {

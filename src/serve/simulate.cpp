@@ -124,7 +124,10 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     std::vector<prefilling> pre;                             // running, prompt not yet computed (admission order)
     std::map<std::uint64_t, std::vector<std::uint32_t>> dec; // decoding, by the step they finish in
     std::uint64_t n_dec = 0, sum_ctx = 0, pre_reserved = 0;  // decoders, their contexts, prompts reserved
-    std::uint64_t step = 0, completed = 0;
+    // step: every step; dstep: the decode rounds (the same in vLLM's policy, where every step decodes;
+    // under prefill-first a prefill-only step does not advance the decoders). Cohorts are keyed by the
+    // decode round they finish in.
+    std::uint64_t step = 0, dstep = 0, completed = 0;
     double now = 0, busy = 0, weighted_running = 0, compute_time = 0;
     std::uint64_t kv_limited = 0, seqs_limited = 0, steps_with_waiting = 0;
     double last_arrival_queue = -1;
@@ -169,9 +172,9 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         // Steps with decoders only and nothing to admit change nothing but the contexts: run them in a
         // tight loop up to the next finish, arrival or full pool (the same arithmetic as the full step).
         if (pre.empty() && waiting.empty() && n_dec > 0 && n_dec <= M) {
-            const std::uint64_t until     = dec.begin()->first; // the step the first cohort finishes in
-            const std::uint64_t from_step = step;
-            while (step < until && sum_ctx + pre_reserved + n_dec <= cap &&
+            const std::uint64_t until = dec.begin()->first; // the round the first cohort finishes in
+            const std::uint64_t from  = dstep;
+            while (dstep < until && sum_ctx + pre_reserved + n_dec <= cap &&
                    (closed || open_next >= total || open_arrivals[open_next] > now)) {
                 const auto t =
                     step_seconds(shape, step_load{static_cast<double>(n_dec), static_cast<double>(sum_ctx), 0, 0});
@@ -182,20 +185,25 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
                 if (t.compute_s > t.memory_s) compute_time += t.seconds;
                 sum_ctx += n_dec;
                 ++step;
+                ++dstep;
             }
-            if (step < until && step != from_step) continue; // an arrival or a full pool: a full step next
+            if (dstep < until && dstep != from) continue; // an arrival or a full pool: a full step next
         }
+        // Prefill first (SGLang): a step that can start or continue a prompt runs prompts only.
+        const bool prefill_only =
+            c.prefill_first && (!pre.empty() || (!waiting.empty() && pre.size() + n_dec < S &&
+                                                 sum_ctx + pre_reserved + I + generated[waiting.front()] <= cap));
         // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not).
         // The tokens each decoder has made follow from the step it finishes in: O - (f - step + 1).
-        if (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+        if (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             for (auto& [f, ids] : dec)
                 for (const auto id : ids)
-                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - step + 1));
-        while (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - dstep + 1));
+        while (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             if (!preempt_one()) break;
-        std::uint64_t budget         = M > n_dec ? M - n_dec : 0;
-        const std::uint64_t decoding = n_dec;
-        const double decode_context  = static_cast<double>(sum_ctx);
+        const std::uint64_t decoding = prefill_only ? 0 : n_dec;
+        std::uint64_t budget         = M > decoding ? M - decoding : 0;
+        const double decode_context  = prefill_only ? 0.0 : static_cast<double>(sum_ctx);
         double prefill_tokens = 0, prefill_pairs = 0;
         // 2. running: the partial prefills, in order, cut to the budget
         for (auto& p : pre) {
@@ -259,12 +267,21 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             if (first[id] < 0) first[id] = now;
             generated[id] += 1;
             const std::uint64_t left = O - std::min<std::uint64_t>(O, generated[id]);
-            dec[step + left].push_back(id);
+            if (left == 0) { // its first token was its last
+                finish[id]    = now;
+                generated[id] = static_cast<std::uint32_t>(O);
+                ++completed;
+                if (closed) create(now);
+                continue;
+            }
+            // the round it makes its last token in: this step's round was spent (vLLM's policy: the
+            // decoders decoded in it) or is still to come (a prefill-only step)
+            dec[dstep + left - (prefill_only ? 1 : 0)].push_back(id);
             ++n_dec;
             sum_ctx += ctx_of(id);
         }
         // 6. requests that produced their last token
-        while (!dec.empty() && dec.begin()->first <= step) {
+        while (!prefill_only && !dec.empty() && dec.begin()->first <= dstep) {
             for (const auto id : dec.begin()->second) {
                 finish[id]    = now;
                 generated[id] = static_cast<std::uint32_t>(O);
@@ -276,6 +293,7 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             dec.erase(dec.begin());
         }
         ++step;
+        if (!prefill_only) ++dstep;
     }
     (void)sum_ctx;
 
