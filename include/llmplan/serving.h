@@ -29,6 +29,7 @@ struct step_efficiency {
     double per_step_s      = 0;   ///< fixed time of a step (launch, sampling, scheduling)
     double per_layer_s     = 0;   ///< fixed time per decoder layer of a step (kernel launches not in a graph)
     double tp_sync_s       = 0;   ///< fixed latency of one tensor-parallel all-reduce
+    double tp_peer_s       = 0;   ///< ...and what each GPU of the group past the first adds to it
     /// Tokens a step at which its matmuls reach half of matmul_share: a GEMM of few rows fills few tiles
     /// of the tensor cores, so the rate grows as T / (T + this) with the step's T tokens (0: flat).
     double matmul_half_tokens = 0;
@@ -85,8 +86,16 @@ struct sim_config {
     double concurrency                   = 0;    ///< > 0: closed loop
     double request_rate                  = 0;    ///< > 0: open loop (Poisson); infinity: all at once
     std::uint32_t requests               = 1000; ///< open loop: requests simulated
-    std::uint64_t seed                   = 42;
-    double slo_percentile                = 99;
+    /// closed loop: requests run = this x the concurrency, every one counted (InferenceMAX's
+    /// `--num-prompts $(( $CONC * 10 ))`; simulate.cpp gives the source)
+    std::uint32_t closed_loop_rounds = 10;
+    /// SGLang's policy: a step that can start or continue a prompt runs prompts only and the decoders
+    /// wait (python/sglang/srt/managers/scheduler.py, get_next_batch_to_run: "Run prefill first if
+    /// possible"; mixing them is --enable-mixed-chunk, off by default). false: vLLM's (decodes first,
+    /// prompts in the same step's leftover budget).
+    bool prefill_first    = false;
+    std::uint64_t seed    = 42;
+    double slo_percentile = 99;
 };
 
 struct latency_stats {

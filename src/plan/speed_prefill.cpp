@@ -40,13 +40,19 @@ constexpr double prefill_share_metal              = 0.65;
 constexpr double prefill_share_dense_engines      = 0.5;
 constexpr double prefill_share_cpu                = 0.5;
 constexpr double prefill_share_no_wgmma           = 0.5;
-/// Attention over the prompt runs at a fraction of the GEMM share: llama.cpp without flash attention
-/// materialises KQ and softmax in separate kernels. xiongjiedai_llama3.json: an RTX 4090 8B Q4_K_M drops
-/// from 7139 (pp512) to 4040 tokens/s (pp8192) for 13% more FLOPs: attention at 1/4.5 of the GEMM
-/// share (A100 1/3.5, H100 1/4.5). With flash attention (-fa, vLLM, transformers' flash-attn) the
-/// kernels are fused: 1/1.5, an assumption (no dev data with -fa). Metal: M2 Ultra 8B drops 8% from
-/// pp512 to pp8192, M3 Max 27%: 1/2.
-constexpr double prefill_attention_slowdown_unfused = 4.5;
+/// Attention over the prompt runs at a fraction of the GEMM share. With flash attention (-fa, vLLM,
+/// transformers' flash-attn) the kernels are fused: 1/1.5, an assumption (no dev data with -fa).
+/// Metal: M2 Ultra 8B drops 8% from pp512 to pp8192, M3 Max 27%: 1/2.
+/// llama.cpp on a GPU without flash attention: the QK^T and PV products run at the GEMM share, and the
+/// F32 score matrix they pass between them is streamed through memory by separate kernels (KQ written;
+/// scale, mask and soft-max each read and write it; KQV reads it: 7 passes of 4 bytes = 28 bytes a
+/// pair of query and cached token, per head and layer), at the GPU's bandwidth. Fitted with
+/// bench/prefill_attention_fit.py on the step from pp512 to pp8192 in xiongjiedai_llama3.json
+/// (Llama-3 8B F16 and Q4_K_M, one GPU): 28.0 bytes (median of 18 GPU x weight rows; 23-32 on A100,
+/// H100 PCIe, A40, A6000, L40S, RTX 3080-4090, RTX 6000 Ada, 0.7 to 2 TB/s), where a FLOP-only
+/// slowdown fitted on the RTX 4090 (4.5) read A40 pp8192 66% fast.
+constexpr double prefill_attention_slowdown_unfused = 1.0;
+constexpr double llamacpp_unfused_score_bytes       = 28.0;
 constexpr double prefill_attention_slowdown_fused   = 1.5;
 constexpr double prefill_attention_slowdown_metal   = 2.0;
 
@@ -136,6 +142,7 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     const weight_format f = resolve_weight_choice(m, p.weights).format;
     double share          = prefill_share_dense_engines;
     double slowdown       = prefill_attention_slowdown_fused;
+    bool unfused          = false; // llama.cpp's score matrix through memory (llamacpp_unfused_score_bytes)
     if (p.device == device_kind::cpu) {
         share = prefill_share_cpu;
     } else if (p.device == device_kind::metal) {
@@ -146,21 +153,26 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
             f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
         share    = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
         slowdown = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
+        unfused  = !p.flash_attn;
     }
     if (p.device == device_kind::cuda && lacks_wgmma_kernels(p.engine, chip)) share *= prefill_share_no_wgmma;
     // Attention: each token attends to the tokens before it (those cached before the prompt and
     // prompt / 2 on average; a sliding-window layer to at most its window): QK^T and PV, 2 FLOPs each
     // per head dimension.
-    double attention         = 0;
+    double attention = 0, pairs = 0; // FLOPs, and (query, cached token, head) pairs over the layers
     const std::uint64_t mean = cached + prompt / 2;
     for (const auto& l : m.layers) {
         if (!l.has_kv() || l.attn_linear) continue;
         const std::uint64_t seen = l.n_swa ? std::min<std::uint64_t>(mean, l.n_swa) : mean;
         attention += 2.0 * static_cast<double>(l.n_head) * static_cast<double>(l.head_dim_k + l.head_dim_v) *
                      static_cast<double>(seen);
+        pairs += static_cast<double>(l.n_head) * static_cast<double>(seen);
     }
-    const double rate = share * chip.matmul_flops * std::max(1u, parallel_devices);
-    double seconds    = 2.0 * active / rate + attention * slowdown / rate;
+    const double devices = std::max(1u, parallel_devices);
+    const double rate    = share * chip.matmul_flops * devices;
+    double seconds       = 2.0 * active / rate + attention * slowdown / rate;
+    if (unfused && chip.bandwidth_bytes_per_s > 0)
+        seconds += pairs * llamacpp_unfused_score_bytes / (chip.bandwidth_bytes_per_s * devices);
     // transformers' eager forward over a prompt dispatches every layer's modules from Python as a
     // decode step does (transformers_layer_seconds, fitted on decode): a short prompt's forward cannot
     // take less than that host time. transformers_optimum_quant_speed.json (optimum-benchmark,

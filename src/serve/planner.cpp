@@ -63,8 +63,14 @@ std::optional<tp_option> prepare(const serving_context& c, const device_spec& d,
     o.tp          = tp;
     o.kv_capacity = e->vllm_kv_capacity_tokens;
     if (o.kv_capacity < c.request.input_len + c.request.output_len) return std::nullopt;
-    o.default_seqs           = e->vllm_max_num_seqs ? e->vllm_max_num_seqs : 256;
-    o.batched_tokens         = e->vllm_max_num_batched_tokens ? e->vllm_max_num_batched_tokens : 8192;
+    o.default_seqs   = e->vllm_max_num_seqs ? e->vllm_max_num_seqs : 256;
+    o.batched_tokens = e->vllm_max_num_batched_tokens ? e->vllm_max_num_batched_tokens : 8192;
+    if (engine_of(c) == serving_engine::sglang) { // SGLang's step budget: its --chunked-prefill-size default
+        inference_params q = p;
+        q.engine           = engine_kind::sglang;
+        if (const auto g = estimate_inference(m, q); g && g->vllm_max_num_batched_tokens)
+            o.batched_tokens = g->vllm_max_num_batched_tokens;
+    }
     o.gpu_memory_utilization = gpu_memory_utilization(p);
     o.shape                  = make_instance_shape(m, *e, c.infer, d, engine_of(c), tp, pp);
     // Both rates are needed: a step without the matmul rate would price prefill at nothing.
@@ -80,6 +86,7 @@ sim_config config_for(const serving_context& c, const tp_option& o, std::uint64_
     s.input_len              = c.request.input_len;
     s.output_len             = c.request.output_len;
     s.slo_percentile         = c.request.slo_percentile;
+    s.prefill_first          = engine_of(c) == serving_engine::sglang;
     if (c.request.concurrency)
         s.concurrency = std::ceil(*c.request.concurrency / instances); // the busiest instance
     else

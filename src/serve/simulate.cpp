@@ -83,15 +83,14 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     const bool closed    = c.concurrency > 0;
     const bool burst     = !closed && std::isinf(c.request_rate);
     const auto in_flight = closed ? detail::saturate<std::uint64_t>(std::max(1.0, c.concurrency)) : 0;
-    // Closed loop: the first in_flight requests warm up (they start together); then enough requests are
-    // measured for stable means, fewer when each is long (bounded work: ~4e5 request-tokens).
-    std::uint64_t measured = 0, total = 0;
+    // Closed loop: as the serving benchmarks run one (InferenceMAX's scripts, the "InferenceX" records
+    // aiconfigurator's measured rows come from: `benchmark_serving.py --max-concurrency $CONC --num-prompts
+    // $(( $CONC * 10 )) --request-rate inf --ignore-eos`, e.g. SemiAnalysisAI/InferenceMAX
+    // benchmarks/*_slurm.sh, 2025), closed_loop_rounds x N requests, the first N sent together, every
+    // one counted: the first wave's queue of N prompts is part of the mean TTFT and the run's throughput.
+    std::uint64_t total = 0;
     if (closed) {
-        const double want = 4e5 * static_cast<double>(in_flight) / static_cast<double>(O + I / 8 + 1);
-        measured = std::clamp<std::uint64_t>(detail::saturate<std::uint64_t>(want, detail::rounding::toward_zero),
-                                             std::min<std::uint64_t>(in_flight, 1000),
-                                             std::max<std::uint64_t>(in_flight, 1000));
-        total    = in_flight + measured;
+        total = in_flight * std::max<std::uint64_t>(1, c.closed_loop_rounds);
     } else {
         total = std::max<std::uint32_t>(1, c.requests);
     }
@@ -125,7 +124,10 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     std::vector<prefilling> pre;                             // running, prompt not yet computed (admission order)
     std::map<std::uint64_t, std::vector<std::uint32_t>> dec; // decoding, by the step they finish in
     std::uint64_t n_dec = 0, sum_ctx = 0, pre_reserved = 0;  // decoders, their contexts, prompts reserved
-    std::uint64_t step = 0, completed = 0;
+    // step: every step; dstep: the decode rounds (the same in vLLM's policy, where every step decodes;
+    // under prefill-first a prefill-only step does not advance the decoders). Cohorts are keyed by the
+    // decode round they finish in.
+    std::uint64_t step = 0, dstep = 0, completed = 0;
     double now = 0, busy = 0, weighted_running = 0, compute_time = 0;
     std::uint64_t kv_limited = 0, seqs_limited = 0, steps_with_waiting = 0;
     double last_arrival_queue = -1;
@@ -170,9 +172,9 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         // Steps with decoders only and nothing to admit change nothing but the contexts: run them in a
         // tight loop up to the next finish, arrival or full pool (the same arithmetic as the full step).
         if (pre.empty() && waiting.empty() && n_dec > 0 && n_dec <= M) {
-            const std::uint64_t until     = dec.begin()->first; // the step the first cohort finishes in
-            const std::uint64_t from_step = step;
-            while (step < until && sum_ctx + pre_reserved + n_dec <= cap &&
+            const std::uint64_t until = dec.begin()->first; // the round the first cohort finishes in
+            const std::uint64_t from  = dstep;
+            while (dstep < until && sum_ctx + pre_reserved + n_dec <= cap &&
                    (closed || open_next >= total || open_arrivals[open_next] > now)) {
                 const auto t =
                     step_seconds(shape, step_load{static_cast<double>(n_dec), static_cast<double>(sum_ctx), 0, 0});
@@ -183,20 +185,25 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
                 if (t.compute_s > t.memory_s) compute_time += t.seconds;
                 sum_ctx += n_dec;
                 ++step;
+                ++dstep;
             }
-            if (step < until && step != from_step) continue; // an arrival or a full pool: a full step next
+            if (dstep < until && dstep != from) continue; // an arrival or a full pool: a full step next
         }
+        // Prefill first (SGLang): a step that can start or continue a prompt runs prompts only.
+        const bool prefill_only =
+            c.prefill_first && (!pre.empty() || (!waiting.empty() && pre.size() + n_dec < S &&
+                                                 sum_ctx + pre_reserved + I + generated[waiting.front()] <= cap));
         // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not).
         // The tokens each decoder has made follow from the step it finishes in: O - (f - step + 1).
-        if (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+        if (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             for (auto& [f, ids] : dec)
                 for (const auto id : ids)
-                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - step + 1));
-        while (n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
+                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - dstep + 1));
+        while (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             if (!preempt_one()) break;
-        std::uint64_t budget         = M > n_dec ? M - n_dec : 0;
-        const std::uint64_t decoding = n_dec;
-        const double decode_context  = static_cast<double>(sum_ctx);
+        const std::uint64_t decoding = prefill_only ? 0 : n_dec;
+        std::uint64_t budget         = M > decoding ? M - decoding : 0;
+        const double decode_context  = prefill_only ? 0.0 : static_cast<double>(sum_ctx);
         double prefill_tokens = 0, prefill_pairs = 0;
         // 2. running: the partial prefills, in order, cut to the budget
         for (auto& p : pre) {
@@ -260,12 +267,21 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             if (first[id] < 0) first[id] = now;
             generated[id] += 1;
             const std::uint64_t left = O - std::min<std::uint64_t>(O, generated[id]);
-            dec[step + left].push_back(id);
+            if (left == 0) { // its first token was its last
+                finish[id]    = now;
+                generated[id] = static_cast<std::uint32_t>(O);
+                ++completed;
+                if (closed) create(now);
+                continue;
+            }
+            // the round it makes its last token in: this step's round was spent (vLLM's policy: the
+            // decoders decoded in it) or is still to come (a prefill-only step)
+            dec[dstep + left - (prefill_only ? 1 : 0)].push_back(id);
             ++n_dec;
             sum_ctx += ctx_of(id);
         }
         // 6. requests that produced their last token
-        while (!dec.empty() && dec.begin()->first <= step) {
+        while (!prefill_only && !dec.empty() && dec.begin()->first <= dstep) {
             for (const auto id : dec.begin()->second) {
                 finish[id]    = now;
                 generated[id] = static_cast<std::uint32_t>(O);
@@ -277,15 +293,15 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             dec.erase(dec.begin());
         }
         ++step;
+        if (!prefill_only) ++dstep;
     }
     (void)sum_ctx;
 
-    // Figures over the measured requests.
-    const std::uint64_t from = closed ? std::min<std::uint64_t>(in_flight, total) : 0;
+    // Figures over the measured requests (a closed loop counts every request, as the benchmarks do).
     std::vector<double> ttft, tpot;
-    double t_begin = std::numeric_limits<double>::infinity(), t_end = 0;
+    double t_end                = 0;
     std::uint64_t done_measured = 0;
-    for (std::uint64_t i = from; i < total; ++i) {
+    for (std::uint64_t i = 0; i < total; ++i) {
         if (finish[i] < 0) continue;
         ++done_measured;
         ttft.push_back(first[i] - arrival[i]);
@@ -293,23 +309,12 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         t_end = std::max(t_end, finish[i]);
     }
     if (closed) {
-        // throughput between the warm-up's last completion and the run's end
-        double warm_end = 0;
-        for (std::uint64_t i = 0; i < from; ++i)
-            if (finish[i] >= 0) warm_end = std::max(warm_end, finish[i]);
-        std::uint64_t n = 0;
-        for (std::uint64_t i = 0; i < total; ++i)
-            if (finish[i] > warm_end) ++n;
-        t_begin = warm_end;
-        if (n == 0 || t_end <= t_begin) { // a run too short to measure past its warm-up: the whole run
-            t_begin = 0;
-            n       = completed;
-        }
-        r.requests_per_s = t_end > t_begin ? static_cast<double>(n) / (t_end - t_begin) : 0;
+        // the benchmark's throughput: every request over the run, from the first wave to the last finish
+        r.requests_per_s = t_end > 0 ? static_cast<double>(done_measured) / t_end : 0;
     } else {
-        t_begin          = open_arrivals.empty() ? 0 : open_arrivals.front();
-        r.requests_per_s = t_end > t_begin ? static_cast<double>(done_measured) / (t_end - t_begin) : 0;
-        r.saturated      = burst || completed < total ||
+        const double t_begin = open_arrivals.empty() ? 0 : open_arrivals.front();
+        r.requests_per_s     = t_end > t_begin ? static_cast<double>(done_measured) / (t_end - t_begin) : 0;
+        r.saturated          = burst || completed < total ||
                       (last_arrival_queue >= 0 && last_arrival_queue > 0.1 * static_cast<double>(total));
     }
     r.completed           = completed;

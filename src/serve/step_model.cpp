@@ -28,23 +28,29 @@ struct efficiency_row {
     step_efficiency eff;
 };
 
-// Fitted with bench/serving_fit.py on ../shared/serving_truth (dev split), per engine: least squares on
-// log(predicted / measured) of TPOT, TTFT and throughput over that engine's rows only
-// (bench/accuracy_serving.md gives the rows, the fit and the errors).
+// Fitted per engine on ../shared/serving_truth (dev split), that engine's rows only: bench/serving_fit.py
+// prints the log-least-squares factors that centre TPOT and TTFT and the all-reduce time left per
+// tensor-parallel degree (bench/accuracy_serving.md gives the rows, the fit and the errors).
 //   vllm:   serving_aiconfigurator_silicon.json, backend vllm (0.10-0.19; H100/H200/B200 SXM; Llama-3.1
 //           8B/70B, Qwen3-32B, Qwen3-235B-A22B FP8, gpt-oss-120b, Kimi-K2.5), 639 rows.
 //   sglang: the same file, backend sglang (0.4-0.5), 299 rows.
 //   trtllm: the same file's trtllm rows (766), serving_nvidia_dli_nim_genaiperf.json (787, NIM on
 //           TensorRT-LLM) and serving_nvidia_dli_trtllm090_static.json (2414, TensorRT-LLM 0.9.0
 //           static batches).
+// vllm/sglang: bandwidth 0.79 (the batch-1 share of src/plan/speed.cpp is 0.80), per step 2.3 ms,
+// matmul 0.45; all-reduce 10 us + 1.5 us for each GPU past the first (vLLM's custom all-reduce over
+// NVLink, csrc/custom_all_reduce.cuh: its one-stage kernel for small tensors reads every peer's
+// buffer). The vLLM rows at concurrency <= 16 leave, per all-reduce, -12 us (TP1), -7.5 (TP2), -2.2
+// (TP4), +11.4 us (TP8) with 0.71 and a flat 10 us; -3 to +2 us with these (bench/serving_fit.py on a
+// run of the vLLM rows alone, --engine-map sglang=none --engine-map trtllm=none).
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
 constexpr std::array efficiency_rows = {
-    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
-    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.71, 0.45, 2.3e-3, 0, 10e-6, 0}     },
-    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0}      },
-    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0}},
+    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
+    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0}      },
+    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0}},
 };
 
 engine_kind batch1_engine(serving_engine e) {
@@ -200,7 +206,7 @@ step_time step_seconds(const instance_shape& s, const step_load& l) {
         const double n      = s.tensor_parallel;
         const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
         const double link   = s.link_bytes_per_s > 0 ? per_ar / s.link_bytes_per_s : 0.0;
-        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + link);
+        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + s.eff.tp_peer_s * (n - 1) + link);
     }
     t.seconds = std::max(t.memory_s, t.compute_s) + t.fixed_s;
     return t;

@@ -77,7 +77,9 @@ TEST(TurnSpeed, DeeperContextNeverDecodesFaster) {
 // Prefill attention over the tokens cached before the prompt, and flash attention's term, as derived:
 // Llama-2-7B (32 layers, 32 heads of 128) Q4_0 on an RTX 4090 (llama.cpp: 0.38 of 330.3 TFLOPS FP16
 // accumulate, no power limit). A token attends to cached + prompt / 2 tokens: 2 x 32 x (128 + 128) x
-// that many FLOPs a layer, at 1/1.5 of the GEMM share with flash attention and 1/4.5 without.
+// that many FLOPs a layer, at 1/1.5 of the GEMM share with flash attention; without it at the GEMM
+// share, plus 28 bytes a (query, cached token, head) pair and layer of F32 scores at the 4090's
+// 1008 GB/s (speed_prefill.cpp, llamacpp_unfused_score_bytes).
 TEST(TurnSpeed, PrefillAttentionGrowsWithTheCachedDepthAndFlashAttentionAsDerived) {
     const auto m        = catalog_model("meta-llama/Llama-2-7b-hf");
     auto p              = test::infer_params(engine_kind::llama_cpp, "q4_0", 33280);
@@ -94,7 +96,8 @@ TEST(TurnSpeed, PrefillAttentionGrowsWithTheCachedDepthAndFlashAttentionAsDerive
     EXPECT_GT(d0 / d32k, 2.5); // 13.5 GFLOP of weights a token against 1.5 x 17.3 GFLOP of attention: 2.9x
     p.flash_attn     = false;
     const double off = prefill_tokens_per_s(m, p, chip, 1, 512, 32768);
-    EXPECT_NEAR(1 / off - 1 / d32k, (4.5 - 1.5) * attn(32768 + 256) / rate, 1e-9);
+    EXPECT_NEAR(1 / off - 1 / d32k, (1.0 - 1.5) * attn(32768 + 256) / rate + 32.0 * 32 * (32768 + 256) * 28 / 1008e9,
+                1e-9);
 }
 
 // Turn shape reaches the plan: without --prompt the first token is the chat prompt's, and decode is
@@ -131,7 +134,8 @@ TEST(TurnSpeed, GeForceBlackwellIsNotHalvedLikeHopper) {
     const auto h100 = chip_of(hardware_row("H100 SXM 80GB"), p.engine, p.device);
     const auto a100 = chip_of(hardware_row("A100 SXM4 80GB"), p.engine, p.device);
     // H100 SXM: half its peak's share (no wgmma kernels in llama.cpp), so the ratio to an A100 is half
-    // the ratio of their peaks.
+    // the ratio of their peaks (with flash attention: without it the score bytes go at each GPU's bandwidth).
+    p.flash_attn = true;
     EXPECT_NEAR(prefill_tokens_per_s(m, p, h100, 1, 512) / prefill_tokens_per_s(m, p, a100, 1, 512),
                 0.5 * h100.matmul_flops / a100.matmul_flops, 1e-9);
 }
