@@ -309,10 +309,34 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
                 consider(n, evaluate(c, o, seqs, n));
                 continue;
             }
+            // A closed loop of many more requests than an instance runs at once queues the rest: by Little's
+            // law each request spends in_flight / running of its service times in the system, so it waits
+            // (in_flight / seqs - 1) of them before its first token. When half that wait, priced at the pace
+            // of a full batch (its output tokens at a full batch's TPOT, simulated once), already exceeds the
+            // TTFT target, no instance count that leaves more than 4 waves queued can meet it, and it is not
+            // stepped through: one instance holding a million requests took 1-2 s a try, 35 s a plan.
+            std::optional<double> pace_s;
+            auto queued_past_ttft = [&](std::uint32_t n) {
+                if (!r.concurrency || !r.ttft_ms || n >= max_instances) return false;
+                const double waves = std::ceil(*r.concurrency / n) / static_cast<double>(seqs);
+                if (waves <= 4) return false;
+                if (!pace_s) {
+                    auto full        = config_for(c, o, seqs, 1);
+                    full.concurrency = static_cast<double>(seqs);
+                    pace_s           = simulate(o.shape, full).tpot_s.mean * static_cast<double>(r.output_len);
+                }
+                return (waves - 1) * *pace_s / 2 * 1e3 > *r.ttft_ms;
+            };
             // Fewest instances that meet: double, then bisect (more instances never carry less).
             std::uint32_t lo = 0, hi = 1;
             std::optional<evaluation> at_hi;
             while (hi <= max_instances) {
+                if (queued_past_ttft(hi)) {
+                    if (first_fail.empty() || hi == 1) first_fail = "ttft";
+                    lo = hi;
+                    hi *= 2;
+                    continue;
+                }
                 ++searched;
                 auto v = evaluate(c, o, seqs, hi);
                 if (v.meets) {
@@ -330,6 +354,10 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
             }
             while (hi - lo > 1) {
                 const std::uint32_t mid = lo + (hi - lo) / 2;
+                if (queued_past_ttft(mid)) {
+                    lo = mid;
+                    continue;
+                }
                 ++searched;
                 auto v = evaluate(c, o, seqs, mid);
                 if (v.meets) {

@@ -11,7 +11,8 @@
 // A case passes when |error| <= tolerance and it is not under by more than 10%; every other case is
 // a known miss below, with its reason. The same run writes the band table the CLI prints
 // (src/estimate/training_bands.inc): LLMPLAN_WRITE_BANDS=1 regenerates it, and the test fails when
-// the checked-in table differs from what the cases give.
+// the checked-in table differs from what the cases give. That the bands cover the measured runs
+// themselves, through the answer users get, is accuracy_default_test's check (its last block).
 #include "estimate/counters.h"
 #include "estimate/training_detail.h"
 #include "llmplan/estimate.h"

@@ -71,14 +71,26 @@ def _pairs(command, options):
         if isinstance(value, (list, tuple)):
             if spec["kind"] != "list":
                 raise Error(f"--{name}: a list was given; expected one value")
-            pairs.extend((name, _text(v)) for v in value)
+            pairs.extend((name, _utf8(name, _text(v))) for v in value)
             continue
         if isinstance(value, bool) and spec["kind"] != "flag":
             raise Error(f"--{name}: a boolean was given; expected {spec['values'] or 'a value'}")
         text = _text(value)
         if text is not None:
-            pairs.append((name, text))
+            pairs.append((name, _utf8(name, text)))
     return pairs
+
+
+def _utf8(name, text):
+    """A str the library can take: one with a lone surrogate ("\\udc80", which os.fsdecode and
+    errors="surrogateescape" make of bytes that are not UTF-8) has no UTF-8 form, and the native call
+    would refuse it with a TypeError about its signature instead of naming the option."""
+    if text is not None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise Error(f"--{name}: {text[:40]!r} is not valid text ({e.reason} at character {e.start})") from None
+    return text
 
 
 def run(command, model=None, /, **options):
