@@ -51,7 +51,10 @@ struct floor_row {
 };
 // Training bands against the measured runs (the block at the end of the test): the dev runs the
 // band table was written from, the dev runs of other sources, and of those the floor inside their band.
-constexpr int band_table_runs = 121, band_other_runs = 42, band_other_inside_floor = 38;
+// Floor lowered 38 -> 37 with the training-memory merge of 2026-12-06 (LitGPT's grouped K/V repeated
+// to every head, Gemma-2 capped attention, Baichuan 2 ALiBi): LitGPT's dev runs within tolerance rose
+// 51.3% -> 69.2% and one of its runs left the band the hf-trainer rows were written from.
+constexpr int band_table_runs = 121, band_other_runs = 42, band_other_inside_floor = 37;
 
 // clang-format off
 const std::vector<floor_row> floors = {
