@@ -152,6 +152,17 @@ struct layer_desc {
         bool vllm_ssm_f32 = false;
     } recurrent;
 
+    /// DeepSeek-V4's compressed attention (model/arch/compressed_attention.cpp reads it; kv_cache.cpp
+    /// sizes its cache per engine): every layer keeps the rows of its last `window` tokens, and a layer
+    /// with ratio > 1 also one compressed row every `ratio` tokens of the whole context (config
+    /// compress_ratios[layer]), plus, with an indexer, one index key every `ratio` tokens.
+    struct compressed_attention {
+        std::uint32_t ratio     = 0; ///< 4 or 128; 1 = the window only (compress_ratios 0); 0 = not this attention
+        std::uint32_t window    = 0; ///< sliding_window: uncompressed rows kept for the last tokens
+        std::uint32_t rope_dim  = 0; ///< qk_rope_head_dim: the rotary part of each head_dim_k-wide row
+        std::uint32_t index_dim = 0; ///< index_head_dim of the layer's indexer; 0 = the layer has none
+    } compressed;
+
     [[nodiscard]] bool has_kv() const { return attn != attn_kind::none; }
     [[nodiscard]] bool has_state() const { return recurrent.conv_kernel > 0 || recurrent.state_elems > 0; }
 };

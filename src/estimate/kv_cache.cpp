@@ -44,6 +44,52 @@ bool is_fp8(dtype d) {
     return d == dtype::f8_e4m3 || d == dtype::f8_e5m2;
 }
 
+/// DeepSeek-V4's compressed attention (layer_desc::compressed; model/arch/compressed_attention.cpp):
+/// one row per cached token (window) or per `ratio` tokens (compressed), as each engine stores it.
+///   vLLM (vllm/v1/attention/backends/mla/sparse_swa.py DeepseekSparseSWABackend.get_kv_cache_shape,
+///     layers/deepseek_v4_attention.py head_bytes): DeepseekV4 only takes an fp8 cache, turned into
+///     "fp8_ds_mla": 584 bytes a row for head_dim 512 = 448 fp8 NoPE + 64 bf16 RoPE (128) + 7 scale
+///     bytes + 1 pad, for the window (DeepseekV4SWACache) and the compressed rows alike (MLAAttentionSpec
+///     with compress_ratio, the compressor writing the same layout); the indexer's keys (ratio-4 layers,
+///     DeepseekV4IndexerCache) are 128 fp8 + one fp32 scale a 128 = 132 bytes, every 4 tokens.
+///   SGLang runs the model too (its test suite launches deepseek-ai/DeepSeek-V4-Flash); its pool was not
+///     read here: taken as vLLM's layout.
+///   llama.cpp (src/models/deepseek4.cpp) and the others: not read; rows of head_dim in the cache type.
+std::uint64_t dsv4_row_bytes(const layer_desc& l, engine_kind e, dtype k) {
+    const std::uint64_t head = l.head_dim_k, rope = l.compressed.rope_dim;
+    if (e == engine_kind::vllm || e == engine_kind::sglang) return (head - rope) + 2 * rope + (head - rope) / 64 + 1;
+    return tensor_bytes_ceil(k, head);
+}
+std::uint64_t dsv4_index_row_bytes(const layer_desc& l, engine_kind e, dtype k) {
+    const std::uint64_t d = l.compressed.index_dim;
+    if (d == 0) return 0;
+    if (e == engine_kind::vllm || e == engine_kind::sglang) return d + d / 128 * 4;
+    return tensor_bytes_ceil(k, d);
+}
+
+/// The part that grows with the context: one row (and index key) every `ratio` tokens. For one token
+/// (cells = 1) this is a fraction of a row, rounded up: 584 / 128 counts 5 bytes, not 4.56.
+std::uint64_t dsv4_context_bytes(const layer_desc& l, engine_kind e, dtype k, std::uint64_t cells) {
+    const std::uint64_t ratio = l.compressed.ratio;
+    if (ratio <= 1) return 0; // the window only: a constant per sequence (dsv4_sequence_bytes)
+    const std::uint64_t row = dsv4_row_bytes(l, e, k) + dsv4_index_row_bytes(l, e, k);
+    return (cells * row + ratio - 1) / ratio;
+}
+
+/// The part fixed per sequence: the window's rows, and the compressors' fp32 states.
+///   vLLM layers/deepseek_compressor.py CompressorStateCache: a SlidingWindowMLASpec of coff x ratio
+///   tokens, each 2 x coff x head_dim fp32 (kv_state + score_state; coff = 2 at ratio 4, else 1), for
+///   the attention's compressor (head_dim 512) and the indexer's (index_head_dim 128).
+std::uint64_t dsv4_sequence_bytes(const layer_desc& l, engine_kind e, dtype k) {
+    const std::uint64_t window = std::uint64_t{l.compressed.window} * dsv4_row_bytes(l, e, k);
+    const std::uint64_t ratio  = l.compressed.ratio;
+    if (ratio <= 1) return window;
+    const std::uint64_t coff  = ratio == 4 ? 2 : 1;
+    const auto state          = [&](std::uint64_t width) { return coff * ratio * 2 * coff * width * 4; };
+    const std::uint64_t index = l.compressed.index_dim ? state(l.compressed.index_dim) : 0;
+    return window + state(l.head_dim_k) + index;
+}
+
 } // namespace
 
 std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_kind e, dtype k, dtype v,
@@ -54,6 +100,7 @@ std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_ki
     // layer kv_sharing_target_layer_name (models/gemma4.py, gemma3n.py), transformers skips its
     // cache update (modeling_gemma4.py is_kv_shared_layer).
     if (!l.has_kv() || l.kv_shared || cells == 0) return 0;
+    if (l.compressed.ratio) return dsv4_context_bytes(l, e, k, cells);
     using mla           = detail::engine_traits::mla_kind;
     const mla cache     = detail::traits_of(e).mla;
     std::uint64_t k_row = 0, v_row = 0;
@@ -90,6 +137,9 @@ std::uint64_t kv_layer_bytes(const model_desc& m, const layer_desc& l, engine_ki
 //     (Jamba, Bamba, GraniteMoeHybrid, NemotronH) allocate conv (batch, channels, d_conv) and ssm
 //     states in the model dtype they are built with.
 std::uint64_t state_layer_bytes(const layer_desc& l, engine_kind e, dtype act, std::uint32_t shards) {
+    // DeepSeek-V4's window and compressor states: fixed per sequence like a recurrent state; fp8 rows in
+    // vLLM whatever the activations (the cache type of the other engines is taken as act here).
+    if (l.compressed.ratio) return dsv4_sequence_bytes(l, e, act);
     if (!l.has_state()) return 0;
     using mixer               = layer_desc::recurrent_state::mixer;
     const auto& r             = l.recurrent;

@@ -46,6 +46,11 @@ arch_row{"deepseek_v3", fk::moe,   nk::rms,   pk::rope,    false, false, false, 
 // DeepSeek-V3.2 (DeepseekV32ForCausalLM): DeepSeek-V3's blocks plus a lightning indexer per layer
 // (model/arch/dsa_indexer.cpp); llama.cpp names it deepseek32 (llama-arch.cpp LLM_ARCH_NAMES).
 arch_row{"deepseek_v32",fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::deepseek, false, "deepseek32", {}},
+// DeepSeek-V4-Flash / -Pro (DeepseekV4ForCausalLM; vLLM models/deepseek_v4.py): DeepSeek-V3's experts
+// (n_shared_experts, noaux_tc router bias, no dense layers) beside an attention of its own, laid out by
+// model/arch/compressed_attention.cpp. llama.cpp: LLM_ARCH_DEEPSEEK4 "deepseek4" (src/llama-arch.cpp,
+// src/models/deepseek4.cpp @ 7b2b731ee2f1).
+arch_row{"deepseek_v4", fk::moe,   nk::rms,   pk::rope,    false, false, false, false, false, false, false, false, false, false, false, lp::none,        ms::glm4_moe, false, "deepseek4", {}},
 arch_row{"gpt_oss",     fk::moe,   nk::rms,   pk::rope,    true,  true,  false, false, false, false, false, false, false, false, false, lp::from_config, ms::gpt_oss, false, "gpt-oss", {}},
 arch_row{"glm4",        fk::gated, nk::rms,   pk::rope,    true,  false, false, false, false, false, true,  false, true,  false, false, lp::none,        ms::none, false, "glm4", {.out_never_biased = true}},
 arch_row{"cohere",      fk::gated, nk::layer, pk::rope,    false, false, false, false, false, true,  false, false, false, true,  false, lp::none,        ms::none, false, "command-r", {}},

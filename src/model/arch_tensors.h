@@ -21,6 +21,13 @@ status read_dsa_indexer(model_desc& m, const nlohmann::json& cfg, std::string_vi
 /// Per-layer lists (model/arch/hybrid_attention.cpp): moe_layer_freq as a 0/1 list of MoE layers, and
 /// hybrid_layer_pattern's sliding layers with their own heads, head sizes, window and sinks (MiMo-V2).
 status read_hybrid_attention(model_desc& m, const nlohmann::json& cfg, std::string_view path);
+/// DeepSeek-V4's compressed attention (model/arch/compressed_attention.cpp): compress_ratios per layer,
+/// the sliding window, the compressor and indexer, hyper-connections and hash-routed layers, as layer
+/// fields and extra weights. A config without compress_ratios is left as it is; errors name the field.
+status read_compressed_attention(model_desc& m, const nlohmann::json& cfg, std::string_view path);
+/// Its checkpoint's bytes (expert_dtype "fp4": routed experts in FP4 inside an FP8 checkpoint; ue8m0
+/// block scales of one byte), after the checkpoint quantization is applied.
+void apply_dsv4_checkpoint(model_desc& m, const nlohmann::json& cfg);
 } // namespace detail
 
 /// Replace m.tensors by the weight tensors the description implies (GGUF-style names, [out, in]

@@ -414,6 +414,8 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (!n_ff && experts_only)
         for (const auto& l : m.layers)
             if (!l.is_moe) return n_ff.error(); // a dense layer (mlp_only_layers) needs intermediate_size
+    if (!unknown_type)
+        if (auto s = detail::read_compressed_attention(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_dsa_indexer(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_hybrid_attention(m, r.raw(), path); !s) return s.error();
     if (auto s = detail::read_recurrent(m, r.raw(), path); !s) return s.error();
@@ -434,6 +436,7 @@ result<model_desc> model_from_hf_json(const nlohmann::json& root, std::string_vi
     if (auto s = detail::apply_latent_moe(m, r.raw(), path); !s) return s.error();
     detail::read_mtp(m, r.raw());
     apply_checkpoint_quant(m);
+    if (!unknown_type) detail::apply_dsv4_checkpoint(m, r.raw());
     detail::read_vision(m, root);
     return m;
 }

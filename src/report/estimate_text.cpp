@@ -2,6 +2,7 @@
 #include "estimate/engine_traits.h"
 #include "report/text_report.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace llmplan {
@@ -44,10 +45,14 @@ std::string inference_to_text(const model_desc& m, const inference_params& p, co
     s += fmt::format("\nweights   {} ({})\n", human_bytes(static_cast<std::int64_t>(e.weights.bytes)), e.weights.how);
     s += fmt::format("KV cache  {} per token of context (all layers)\n",
                      human_bytes(static_cast<std::int64_t>(e.kv_bytes_per_token)));
+    // DeepSeek-V4's fixed part is its window rows and compressor states, not a recurrent state.
+    const bool compressed =
+        std::any_of(m.layers.begin(), m.layers.end(), [](const layer_desc& l) { return l.compressed.ratio > 0; });
     if (e.state_bytes_per_sequence)
-        s += fmt::format("state     {} per sequence (recurrent state of the linear-attention / state-space layers, "
-                         "in kv_cache; constant in context)\n",
-                         human_bytes(static_cast<std::int64_t>(e.state_bytes_per_sequence)));
+        s += fmt::format("state     {} per sequence ({}, in kv_cache; constant in context)\n",
+                         human_bytes(static_cast<std::int64_t>(e.state_bytes_per_sequence)),
+                         compressed ? "the last tokens' uncompressed rows and the compressors' states"
+                                    : "recurrent state of the linear-attention / state-space layers");
     s += fmt::format("on disk   {}\n", human_bytes(static_cast<std::int64_t>(e.disk_bytes)));
     if (detail::traits_of(p.engine).kv_pool && e.vllm_kv_capacity_tokens)
         s += fmt::format("vLLM pool {} tokens; largest --max-model-len that starts: {}\n", e.vllm_kv_capacity_tokens,

@@ -95,6 +95,7 @@ void mamba_mixer(builder& b, const model_desc& m, const layer_desc& l, int il) {
 
 void attention(builder& b, const model_desc& m, const layer_desc& l, int il) {
     const std::uint64_t e = m.n_embd;
+    if (l.compressed.ratio) return; // DeepSeek-V4: extra_weights (model/arch/compressed_attention.cpp)
     if (l.has_state()) {
         if (l.recurrent.kind == layer_desc::recurrent_state::mixer::gated_delta)
             linear_attention(b, m, l, il);
