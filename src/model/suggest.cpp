@@ -55,6 +55,16 @@ bool differs_by_suffix(std::string_view a, std::string_view b) {
     return std::find(variant_suffixes.begin(), variant_suffixes.end(), rest) != variant_suffixes.end();
 }
 
+/// A catalog name that is the typed name plus one more word of letters only ("deepseek-v4" ->
+/// "deepseek-v4-flash", "-pro"): the editions a family released under one version. The typed name must
+/// hold a version or size digit, so that "qwen" does not offer every Qwen.
+bool is_edition_of(std::string_view alias, std::string_view key) {
+    if (key.find_first_of("0123456789") == std::string_view::npos) return false;
+    if (alias.size() <= key.size() + 1 || !alias.starts_with(key) || alias[key.size()] != '-') return false;
+    const auto rest = alias.substr(key.size() + 1);
+    return std::all_of(rest.begin(), rest.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 // GGUF type spelling of an Ollama quant token ("q4_k_m" -> "Q4_K_M", "fp16" -> "F16"); empty if none.
 std::string ollama_quant(std::string_view tok) {
     if (tok == "fp16" || tok == "f16") return "F16";
@@ -208,6 +218,8 @@ std::vector<model_suggestion> suggest_models(std::string_view name, std::size_t 
                 score = 1, sure = true; // spaces, '-' and '_'
             else if (differs_by_suffix(e.alias, key))
                 score = 1, ++suffix_variants;
+            else if (is_edition_of(e.alias, key))
+                score = 2; // "deepseek-v4" -> deepseek-v4-flash, deepseek-v4-pro: a choice, never sure
             else if (digits_of(e.alias) == digits_of(key)) {
                 const auto d = std::min(edit_distance(e.alias, key), edit_distance(lower(e.id), full));
                 if (d <= allowed) score = 1 + static_cast<int>(d);

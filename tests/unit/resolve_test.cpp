@@ -68,11 +68,17 @@ TEST(resolve, the_estimate_goes_on_and_says_what_it_read) {
     const auto w = test::run_cli("estimate qwen3:30b-a3b --weights q8_0 --offline --json");
     ASSERT_EQ(w.status, 0) << w.err;
     EXPECT_EQ(nlohmann::json::parse(w.out)["workload"]["weights"], "q8_0");
-    // Another version is offered as such, and the command still stops.
-    const auto v = test::run_cli("estimate deepseek-v4 --offline");
+    // Another version is offered as such, and the command still stops (no DeepSeek-V5 exists).
+    const auto v = test::run_cli("estimate deepseek-v5 --offline");
     EXPECT_EQ(v.status, 2);
     EXPECT_EQ(v.err.find("did you mean"), std::string::npos) << v.err;
     EXPECT_NE(v.err.find("other versions or sizes"), std::string::npos) << v.err;
+    // A version released in editions offers the editions as a choice (the catalog's DeepSeek-V4-Flash
+    // and -Pro, data/models/SOURCES.md), and still stops: which one is the person's to say.
+    const auto e = test::run_cli("estimate deepseek-v4 --offline");
+    EXPECT_EQ(e.status, 2);
+    EXPECT_NE(e.err.find("did you mean deepseek-ai/DeepSeek-V4-Flash, deepseek-ai/DeepSeek-V4-Pro?"), std::string::npos)
+        << e.err;
 }
 
 TEST(resolve, a_hub_address_of_a_catalog_model_reads_the_catalog_offline) {
