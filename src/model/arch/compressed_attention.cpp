@@ -120,11 +120,13 @@ status read_compressed_attention(model_desc& m, const json& cfg, std::string_vie
         w.add(at("attn.wo_a.weight"), tensor_role::attn_output, il, {groups * o_rank, heads * head / groups});
         w.add(at("attn.wo_b.weight"), tensor_role::attn_output, il, {hidden, groups * o_rank});
         w.add(at("attn.attn_sink"), tensor_role::attn_sinks, il, {heads});
-        const auto compressor = [&](std::string_view where, std::uint64_t width) {
+        // A copy: clang before 16 cannot capture a structured binding (the fuzz preset builds with clang 14).
+        const std::uint64_t hidden_width = hidden;
+        const auto compressor            = [&](std::string_view where, std::uint64_t width) {
             const std::uint64_t coff = ratio == 4 ? 2 : 1; // overlapping windows at ratio 4
             w.add(at(fmt::format("{}.ape", where)), tensor_role::other, il, {ratio, coff * width});
-            w.add(at(fmt::format("{}.wkv.weight", where)), tensor_role::other, il, {coff * width, hidden});
-            w.add(at(fmt::format("{}.wgate.weight", where)), tensor_role::other, il, {coff * width, hidden});
+            w.add(at(fmt::format("{}.wkv.weight", where)), tensor_role::other, il, {coff * width, hidden_width});
+            w.add(at(fmt::format("{}.wgate.weight", where)), tensor_role::other, il, {coff * width, hidden_width});
             w.add(at(fmt::format("{}.norm.weight", where)), tensor_role::other, il, {width});
         };
         if (ratio > 1) compressor("attn.compressor", head);
