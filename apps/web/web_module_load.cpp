@@ -40,7 +40,8 @@ bool run_server_module(const server_options& o, const std::function<void(int por
             const_cast<std::function<void(int)>*>(&on_listen));
     }
     std::fprintf(stderr,
-                 "llmplan: serve: cannot load the web server's module %s (looked for %s)%s%s; reinstall llmplan\n",
+                 "llmplan: serve: cannot load the web server's module %s (looked for %s)%s%s; reinstall llmplan, "
+                 "or, in a build from source, build the module: cmake --build build --target llmplan_web\n",
                  module_file_name, tried.c_str(), why.empty() ? "" : ": ", why.c_str());
     std::exit(3);
 }
