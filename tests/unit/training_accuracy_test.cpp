@@ -303,7 +303,8 @@ const std::map<std::string, std::string>& known_misses() {
             "of the same model and the NF4 weights explain; not found in bitsandbytes' MatMul4Bit or Fabric's "
             "4-bit path (bench/accuracy_train.md)");
         add({"litgpt_config_hub_finetune#39", "litgpt_config_hub_finetune#51", "litgpt_resource_tables#4"},
-            "LitGPT LoRA of small models (TinyLlama, phi-1.5) at micro-batch 4-8: every frozen linear's input is "
+            "LitGPT LoRA of small models (phi-2, TinyLlama, phi-1.5) at micro-batch 4-8: every frozen linear's input "
+            "is "
             "counted, which torch's linear keeps only for a weight gradient: over-estimate");
         add({"peft_docs_deepspeed_fsdp#0"},
             "a percentage read off a W&B chart of the 80 GB card (64 GB = 80%): a device-level reading of a run "
