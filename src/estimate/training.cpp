@@ -251,7 +251,16 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             // copies at once where the 4-bit state is fp16 and the compute dtype bf16 (dequant_via_fp16).
             const bool two_copies  = bnb4 && h.dequant_via_fp16 && p.precision == train_precision::bf16;
             transient_weight_bytes = largest_matrix * (two_copies ? 4 : 2);
-            const bool bnb         = base.format == weight_format::nf4 || base.format == weight_format::int8;
+            if (base.format == weight_format::gptq_int4 || base.format == weight_format::gptq_int8) {
+                // auto-gptq's torch path unpacks through int32 first (qlinear_cuda_old.py, the same in v0.4.2 @
+                // ef442d9f and v0.5.1 @ f4c96810, l.244 in v0.5.1): torch.bitwise_right_shift over qweight expanded
+                // to every weight is an int32 tensor (4 bytes a weight), and its .to(int8) (4-bit; int16 for
+                // 8-bit) copy exists beside it; `scales * (weight - zeros)` later holds that copy, the difference
+                // and the fp16 result (1 + 1 + 2 bytes; 2 + 2 + 2 for 8-bit). The peak: 5 bytes a weight of the
+                // largest matrix for 4-bit, 6 for 8-bit, where 2 (the fp16 weight) were counted.
+                transient_weight_bytes = largest_matrix * (base.format == weight_format::gptq_int8 ? 6 : 5);
+            }
+            const bool bnb = base.format == weight_format::nf4 || base.format == weight_format::int8;
             if (bnb && row.kbit_upcast) {
                 // prepare_model_for_kbit_training: every 16-bit parameter left (embeddings, norms,
                 // lm_head) becomes fp32; autocast then makes a 16-bit copy of lm_head for its matmul,

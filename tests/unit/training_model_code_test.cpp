@@ -86,6 +86,31 @@ TEST(TrainingModelCode, GptqLinearsKeepTheirDequantizedWeight) {
     EXPECT_FALSE(has_note(*e, "autograd keeps that copy"));
 }
 
+TEST(TrainingModelCode, GptqUnpacksThroughInt32) {
+    // auto-gptq qlinear_cuda_old.py (v0.4.2 @ ef442d9f, v0.5.1 @ f4c96810), the torch path of training:
+    // unpacking with `torch.bitwise_right_shift(qweight expanded, wf).to(torch.int8)` holds an
+    // int32 tensor of every weight (4 B) and its int8 copy (1 B) at once; 8-bit goes through int16 (4 + 2 B).
+    // Qwen2.5-7B's largest quantized matrix is gate/up/down, 3584 x 18944 = 67,895,296 weights (lm_head stays
+    // 16-bit in GPTQ checkpoints): 339,476,480 B for 4-bit, 407,371,776 B for 8-bit; NF4 keeps the 2 B of
+    // its fp16 dequantized copy (135,790,592 B).
+    const auto m     = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    auto p           = lora("ms-swift", 1024, 1);
+    p.method         = train_method::qlora;
+    p.precision      = train_precision::fp16_mixed;
+    p.weights.format = weight_format::gptq_int4;
+    auto e           = estimate_training(m, p);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->devices[0].parts.compute, 339'476'480u);
+    p.weights.format = weight_format::gptq_int8;
+    e                = estimate_training(m, p);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->devices[0].parts.compute, 407'371'776u);
+    p.weights.format = weight_format::nf4;
+    e                = estimate_training(m, p);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->devices[0].parts.compute, 135'790'592u);
+}
+
 TEST(TrainingModelCode, LitGptRunsGemma2CappedAttentionEagerly) {
     // litgpt/model.py @ 00af8b0d: tanh-capped scores (bf16, 2 B), fp32 softmax output (4 B) and its bf16 copy
     // (2 B) kept per score. Gemma-2-2B: 26 layers of 8 heads; micro-batch 2 x 512 tokens, each over 512 keys:

@@ -259,7 +259,7 @@ TEST(TrainingCli, TrainerBandAndFitInJson) {
     EXPECT_EQ(j["workload"]["trainer"], "unsloth");
     EXPECT_EQ(j["trainer"]["loss"], "linear"); // Cut Cross-Entropy (unsloth since 2024.12)
     EXPECT_DOUBLE_EQ(j["trainer"]["lora_dropout"].get<double>(), 0.1);
-    // The band of "lora, 1 GPU" (58 dev cases, src/estimate/training_bands.inc): the extremes hold the
+    // The band of "lora, 1 GPU" (95 dev cases, src/estimate/training_bands.inc): the extremes hold the
     // middle 8 in 10, and the text gives both.
     const auto& band = j["band"];
     ASSERT_TRUE(band.is_object());
