@@ -300,7 +300,30 @@ try {
     check(narrow.length === 0, `Chinese at ${width} px: no table column one character wide${narrow.length ? `: ${narrow.join(", ")}` : ""}`);
     check(await overflow(page) === 0, `Chinese at ${width} px: nothing wider than the screen`);
   }
+  const leftZh = await english(page);
+  check(leftZh.length === 0, `Chinese: no English sentence outside names (serving)${leftZh.length ? `: ${leftZh.join(" | ")}` : ""}`);
   await page.setViewport({ width: 1400, height: 1800 });
+
+  // 15. Training in Arabic and Chinese: the recommendation's reasons, rent or buy, the cost's region.
+  for (const lang of ["ar", "zh"]) {
+    await page.goto(`${base}?model=meta-llama/Llama-3.1-8B-Instruct&task=train&lang=${lang}`);
+    await settle(0);
+    const leftTrain = await english(page);
+    check(leftTrain.length === 0, `${lang}: no English sentence outside names (training)${leftTrain.length ? `: ${leftTrain.join(" | ")}` : ""}`);
+  }
+
+  // 16. A model only several GPUs hold: the recommended cloud instance of 8 GPUs has its launch lines,
+  // the CLI's for that row, counted as instances and GPUs apart (issue 25, finding 4).
+  await page.goto(`${base}?model=meta-llama/Llama-3.1-405B-Instruct&lang=zh`);
+  await settle(0);
+  const bigPlan = cli("plan", "meta-llama/Llama-3.1-405B-Instruct");
+  const bigRow = bigPlan.candidates.find((c) => c.hardware === bigPlan.recommendation.hardware && c.count === bigPlan.recommendation.count)
+    || bigPlan.candidates.find((c) => c.hardware === bigPlan.recommendation.hardware && c.fits);
+  const bigLaunch = await page.$$eval("#launch .launch-line", (l) => l.map((e) => e.textContent));
+  check(bigRow && bigRow.count > 1 && bigLaunch.length > 0 && JSON.stringify(bigLaunch) === JSON.stringify(Object.values(bigRow.launch)),
+        `multi-GPU: the recommended ${bigPlan.recommendation.hardware} (${bigRow && bigRow.count} GPUs) has the CLI's launch lines (${bigLaunch.length})`);
+  const leftBig = await english(page);
+  check(leftBig.length === 0, `Chinese: no English sentence outside names (multi-GPU)${leftBig.length ? `: ${leftBig.join(" | ")}` : ""}`);
   check(errors.length === 0, `no errors in the persona pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose
