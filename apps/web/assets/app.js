@@ -83,6 +83,15 @@
       if (v === null) continue;
       input.value = v;
     }
+    // A first visit (a link that names at most the model, the language and the machine: no option,
+    // no task) asks what people run on their own computer: llama.cpp (what Ollama and LM Studio are
+    // built on) with a 4-bit GGUF (Q4_K_M, what Ollama pulls by default: data/ollama/names.csv), not
+    // bf16 transformers (issue 25, finding 10). The URL then holds both, so the link reproduces it.
+    const asked = [...q.keys()].some((k) => k === "task" || document.querySelector(`[data-opt="${CSS.escape(k)}"]`));
+    if (!asked) {
+      $("engine").value = "llama.cpp";
+      $("weights").value = "q4_k_m";
+    }
     readMine(q);
   }
 
