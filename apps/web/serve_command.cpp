@@ -11,7 +11,7 @@ namespace llmplan::web {
 
 void add_serve_command(CLI::App& app) {
     auto o    = std::make_shared<server_options>();
-    auto* cmd = app.add_subcommand("serve", "A local web page and its JSON API (../shared/cli-contract.md)");
+    auto* cmd = app.add_subcommand("serve", "A local web page and its JSON API, offline");
     cmd->add_option("--host", o->host, "address to listen on; anything but loopback lets other machines in")
         ->capture_default_str();
     cmd->add_option("--port", o->port, "TCP port; 0 picks a free one")

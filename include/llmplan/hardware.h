@@ -253,6 +253,9 @@ struct local_machine {
     std::vector<detected_gpu> gpus;
     bool unified_memory = false; ///< Apple silicon: GPUs share RAM
     std::string os;
+    /// The machine's class as its firmware types it: "laptop", "desktop" or "server" (SMBIOS chassis
+    /// type, /sys/class/dmi/id/chassis_type; a Mac by its model name); "" when not read.
+    std::string form;
     /// Memory read bandwidth measured here (measure_memory_read_bandwidth), when asked for.
     std::optional<std::uint64_t> measured_read_bytes_per_s;
     bool bandwidth_from_cache = false; ///< measured_read_bytes_per_s was read from the cache file
@@ -266,6 +269,9 @@ memory_info parse_meminfo(std::string_view text);
 std::vector<detected_gpu> parse_nvidia_smi(std::string_view text);
 /// `rocm-smi --showproductname --showmeminfo vram` (lines "GPU[0] : key: value", bytes).
 std::vector<detected_gpu> parse_rocm_smi(std::string_view text);
+/// /sys/class/dmi/id/chassis_type (an SMBIOS chassis type number, DMTF DSP0134 7.4.1) as a machine's
+/// class: "laptop", "desktop", "server", or "" for a type that says neither (other, unknown, a dock).
+std::string parse_chassis_type(std::string_view text);
 
 /// What detection does with the cached bandwidth (bandwidth_cache_path).
 enum class bandwidth_cache_mode : std::uint8_t {

@@ -227,6 +227,10 @@ local_machine detect_local_hardware(const detect_options& opts) {
         m.missing.emplace_back(fmt::format("{}/cpuinfo not readable", opts.proc_root));
     if (m.cpu.model.empty() && m.cpu.threads > 0) m.missing.emplace_back("CPU model name not in cpuinfo");
     if (!m.cpu.flags_known && m.cpu.threads > 0) m.missing.emplace_back("CPU flags not in cpuinfo");
+    // The machine's class (laptop, desktop, server): what the OS keeps of its RAM depends on it.
+    // Read from the real /sys only when /proc is the real one (tests point proc_root at sample files).
+    if (opts.proc_root == "/proc")
+        if (const auto t = read_text("/sys/class/dmi/id/chassis_type")) m.form = parse_chassis_type(*t);
     if (const auto t = read_text(opts.proc_root + "/meminfo"))
         m.ram = parse_meminfo(*t);
     else
@@ -269,6 +273,7 @@ device_spec to_device_spec(const local_machine& m, const hardware_catalog& catal
         d.amx    = m.cpu.amx;
     }
     d.unified_memory = m.unified_memory;
+    d.form           = m.form;
     d.sources        = "detected";
 
     // The CPU row, for the DRAM bandwidth a CPU run is bound by.

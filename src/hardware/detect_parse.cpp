@@ -1,5 +1,5 @@
-// Parsers for /proc/cpuinfo, /proc/meminfo, nvidia-smi and rocm-smi output: text in, values out,
-// so tests feed sample files. Unreadable lines are skipped, never fatal.
+// Parsers for /proc/cpuinfo, /proc/meminfo, nvidia-smi and rocm-smi output and the SMBIOS chassis type: text in, values
+// out, so tests feed sample files. Unreadable lines are skipped, never fatal.
 #include "detail/size_units.h"
 #include "hardware/text.h"
 #include "llmplan/hardware.h"
@@ -159,6 +159,43 @@ std::vector<detected_gpu> parse_rocm_smi(std::string_view text) {
         out.push_back(std::move(g));
     }
     return out;
+}
+
+std::string parse_chassis_type(std::string_view text) {
+    // DMTF DSP0134 (SMBIOS 3.x) 7.4.1, "System Enclosure or Chassis Types"; the kernel prints the number
+    // in decimal (drivers/firmware/dmi-id.c). Portable 8, Laptop 9, Notebook 10, Sub Notebook 14,
+    // Tablet 30, Convertible 31, Detachable 32; Desktop 3, Low Profile Desktop 4, Mini Tower 6, Tower 7,
+    // All in One 13, Space-saving 15, Mini PC 35, Stick PC 36; Main Server Chassis 17, Rack Mount
+    // Chassis 23, Multi-system 25, Blade 28, Blade Enclosure 29. Other (1), Unknown (2) and the rest: "".
+    const auto n = to_u64(trim(text));
+    if (!n) return {};
+    switch (*n) {
+    case 8:
+    case 9:
+    case 10:
+    case 14:
+    case 30:
+    case 31:
+    case 32:
+        return "laptop";
+    case 3:
+    case 4:
+    case 6:
+    case 7:
+    case 13:
+    case 15:
+    case 35:
+    case 36:
+        return "desktop";
+    case 17:
+    case 23:
+    case 25:
+    case 28:
+    case 29:
+        return "server";
+    default:
+        return {};
+    }
 }
 
 } // namespace llmplan

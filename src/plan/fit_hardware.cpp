@@ -47,7 +47,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
         p.gpus         = 1;
         r.memory_bytes = *d.host_memory_bytes;
         r.notes.push_back("no GPU: the model runs from system RAM on the CPU");
-        if (detail::is_personal_machine(d)) r.notes.push_back(detail::personal_ram_note(*d.host_memory_bytes));
+        if (detail::is_personal_machine(d)) r.notes.push_back(detail::personal_ram_note(d, *d.host_memory_bytes));
         if (d.host_memory_is_platform_max)
             r.notes.push_back("RAM: the most this CPU's platform takes, not what a given machine has");
     } else {
@@ -66,7 +66,7 @@ result<fit_hardware_result> fit_hardware(const device_spec& d, const std::vector
         detail::saturate<std::uint64_t>(usable * static_cast<double>(r.memory_bytes), detail::rounding::toward_zero);
     // A laptop's or desktop's RAM: the OS, the desktop and a browser keep their share.
     if (p.device == device_kind::cpu && detail::is_personal_machine(d))
-        r.budget_bytes = detail::personal_model_ram_bytes(r.memory_bytes);
+        r.budget_bytes = detail::personal_model_ram_bytes(d, r.memory_bytes);
     if (pool)
         r.notes.push_back(
             fmt::format("vLLM budget: {} x gpu_memory_utilization {}", r.memory_bytes, gpu_memory_utilization(p)));

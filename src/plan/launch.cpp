@@ -121,7 +121,11 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
     using launch     = detail::engine_traits::launch_kind;
     const launch how = detail::traits_of(p.engine).launch;
     if (how == launch::llama_server) {
-        const std::string model = llama_model_arg(m, gguf_name(m, p)); // "-m FILE" or "-hf ORG/NAME:QUANT"
+        // A catalog model with a GGUF repo known to carry this quant is fetched from it (-hf REPO:QUANT);
+        // else "-m FILE" or, for a GGUF read from the Hub, "-hf ORG/NAME:QUANT".
+        const std::string ftype = p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : std::string();
+        const std::string known = known_gguf_repo_tag(m, ftype);
+        const std::string model = known.empty() ? llama_model_arg(m, gguf_name(m, p)) : "-hf " + known;
         // llama-server's -c is the context of all slots together: ctx x parallel sequences.
         std::string s = fmt::format("llama-server {} -c {} -ngl {} -np {}", model, p.ctx * p.batch,
                                     p.device == device_kind::cpu ? 0
@@ -154,9 +158,11 @@ std::vector<std::pair<std::string, std::string>> launch_lines(const model_desc& 
         if (nodes == 1)
             if (auto o = ollama_line(
                     [&] {
-                        const auto tag = ollama_library_tag(
-                            m, p.weights.format == weight_format::gguf ? p.weights.gguf_ftype : std::string());
-                        return tag.empty() ? ollama_model(m, gguf_name(m, p)) : tag;
+                        // The library's tag, else the known Hub repo (Ollama pulls hf.co/REPO:QUANT), else the file.
+                        const auto tag = ollama_library_tag(m, ftype);
+                        return !tag.empty()     ? tag
+                               : !known.empty() ? "hf.co/" + known
+                                                : ollama_model(m, gguf_name(m, p));
                     }(),
                     p))
                 out.emplace_back("ollama", std::move(*o));

@@ -1,12 +1,16 @@
 // Launch-line model arguments for models read from the Hugging Face Hub or ModelScope.
 #include "plan/launch_source.h"
 
+#include "detail/embedded.h"
 #include "detail/strings.h"
+#include "hardware/csv.h"
 #include "model/ollama_names.h"
 
 #include <array>
 #include <fmt/format.h>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace llmplan::detail {
 namespace {
@@ -42,6 +46,23 @@ bool hub_gguf(const model_desc& m) {
     return k && k->hugging_face && m.from_gguf && !m.origin.files.empty();
 }
 
+// GGUF repos of catalog models on the Hugging Face Hub: data/ollama/gguf_repos.csv, compiled into the
+// binary by cmake/embed.cmake.
+constexpr std::string_view gguf_repos_path = "ollama/gguf_repos.csv";
+
+const std::optional<csv_table>& gguf_repo_table() {
+    static const std::optional<csv_table> t = []() -> std::optional<csv_table> {
+        for (const auto& f : embedded_files())
+            if (std::string_view(f.path) == gguf_repos_path) {
+                auto parsed = parse_csv(f.text(), gguf_repos_path);
+                if (!parsed) return std::nullopt;
+                return std::move(*parsed);
+            }
+        return std::nullopt; // no table: no -hf lines (gguf_repos_test fails)
+    }();
+    return t;
+}
+
 } // namespace
 
 std::string llama_model_arg(const model_desc& m, const std::string& file) {
@@ -62,6 +83,21 @@ std::string ollama_library_tag(const model_desc& m, std::string_view gguf_ftype)
     for (const auto& r : ollama_names()) {
         if (lower(r.hf_id) != lower(m.id) || lower(r.quant) != lower(gguf_ftype)) continue;
         return r.size.empty() ? std::string(r.family) : fmt::format("{}:{}", r.family, r.size);
+    }
+    return {};
+}
+
+std::string known_gguf_repo_tag(const model_desc& m, std::string_view gguf_ftype) {
+    const auto& t = gguf_repo_table();
+    if (!t || m.from_gguf || m.origin.kind != "catalog" || gguf_ftype.empty()) return {};
+    std::string want(gguf_ftype); // the repos' files and tags name a quant in upper case: Q4_K_M
+    for (char& c : want)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    for (std::size_t r = 0; r < t->rows.size(); ++r) {
+        if (lower(t->get(r, "hf_id")) != lower(m.id)) continue;
+        const std::string quants = fmt::format(" {} ", t->get(r, "quants")); // space-separated
+        if (quants.find(fmt::format(" {} ", want)) != std::string::npos)
+            return fmt::format("{}:{}", t->get(r, "gguf_repo"), want);
     }
     return {};
 }

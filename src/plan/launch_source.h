@@ -19,6 +19,11 @@ std::string ollama_model(const model_desc& m, const std::string& file);
 /// meta-llama/Llama-3.1-8B-Instruct at q4_k_m: data/ollama/names.csv, its quant column), else "".
 /// A file nobody has is no launch line; a tag is (issue 25, finding 10).
 std::string ollama_library_tag(const model_desc& m, std::string_view gguf_ftype);
+/// "ORG/REPO-GGUF:QUANT" (llama.cpp's -hf tag, upper case as the repos name their files) when
+/// data/ollama/gguf_repos.csv knows a GGUF repo of this catalog model that carries `gguf_ftype`
+/// ("q4_k_m"; sources in data/ollama/SOURCES.md); else "" (issue 25, finding 10: no file nobody has,
+/// no guessed repo). Only catalog models: a GGUF read from the Hub names its own repo.
+std::string known_gguf_repo_tag(const model_desc& m, std::string_view gguf_ftype);
 /// vLLM: the repo id (m.id), with "--revision COMMIT" when a revision other than the default
 /// branch was asked for; ModelScope repos with VLLM_USE_MODELSCOPE=True before the command.
 std::string vllm_model_arg(const model_desc& m);

@@ -36,7 +36,7 @@ placement place(const device_spec& d) {
         pl.memory_bytes = d.host_memory_bytes;
         // A laptop's or desktop's RAM is shared with the OS, the desktop and a browser.
         if (d.host_memory_bytes && detail::is_personal_machine(d))
-            pl.memory_bytes = detail::personal_model_ram_bytes(*d.host_memory_bytes);
+            pl.memory_bytes = detail::personal_model_ram_bytes(d, *d.host_memory_bytes);
         pl.bandwidth =
             d.host_memory_bandwidth_bytes_per_s ? d.host_memory_bandwidth_bytes_per_s : d.memory_bandwidth_bytes_per_s;
         pl.counts = {1};
@@ -254,7 +254,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
             // The RAM a model can count on: a personal machine's OS and browser keep their share.
             const std::optional<std::uint64_t> ram =
                 d.host_memory_bytes && detail::is_personal_machine(d)
-                    ? std::optional<std::uint64_t>(detail::personal_model_ram_bytes(*d.host_memory_bytes))
+                    ? std::optional<std::uint64_t>(detail::personal_model_ram_bytes(d, *d.host_memory_bytes))
                     : d.host_memory_bytes;
             if (ram && host > static_cast<std::int64_t>(*ram)) {
                 c.reasons.push_back(fmt::format("the RAM ({} free for a model) cannot hold the rest",
@@ -271,7 +271,7 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         c.findings.push_back(make_reason(c.fits ? reason_code::fits : reason_code::does_not_fit,
                                          c.fits ? c.headroom_bytes : -c.headroom_bytes));
         if (pl.device == device_kind::cpu && d.host_memory_bytes && detail::is_personal_machine(d))
-            c.reasons.push_back(detail::personal_ram_note(*d.host_memory_bytes));
+            c.reasons.push_back(detail::personal_ram_note(d, *d.host_memory_bytes));
         if (pl.device == device_kind::cpu && d.host_memory_is_platform_max)
             c.reasons.push_back(fmt::format("{}needs {} of RAM; the platform takes up to {}",
                                             c.fits ? "" : "does not fit: ", gib_text(static_cast<double>(need)),

@@ -26,13 +26,13 @@ using test::catalog_model;
 
 const std::map<std::string, std::set<std::string>> known_flags = {
     {"llama-server",
-     {"-m", "-c", "-ngl", "-np", "-fa", "-ctk", "-ctv", "-sm", "-ts", "--rpc", "--n-cpu-moe", "--cpu-moe"}},
-    {"rpc-server",   {"-H", "-p"}                                                                         },
+     {"-m", "-hf", "-c", "-ngl", "-np", "-fa", "-ctk", "-ctv", "-sm", "-ts", "--rpc", "--n-cpu-moe", "--cpu-moe"}},
+    {"rpc-server",   {"-H", "-p"}                                                                                },
     {"vllm",
      {"--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--gpu-memory-utilization",
-      "--max-num-seqs", "--kv-cache-dtype", "--distributed-executor-backend", "--dtype"}                  },
-    {"ray",          {"--head", "--port", "--address"}                                                    },
-    {"python3",      {"-c"}                                                                               },
+      "--max-num-seqs", "--kv-cache-dtype", "--distributed-executor-backend", "--dtype"}                         },
+    {"ray",          {"--head", "--port", "--address"}                                                           },
+    {"python3",      {"-c"}                                                                                      },
 };
 const std::set<std::string> ollama_env = {"OLLAMA_NUM_PARALLEL", "OLLAMA_FLASH_ATTENTION", "OLLAMA_KV_CACHE_TYPE"};
 

@@ -94,13 +94,19 @@ try {
   // 1. open the page on a catalog model
   await page.goto(`${base}?model=Qwen/Qwen2.5-7B-Instruct&lang=en`);
   await settle(0);
-  await compare("open", cli("estimate", "Qwen/Qwen2.5-7B-Instruct"), "en");
-  const plan = cli("plan", "Qwen/Qwen2.5-7B-Instruct");
+  // A first visit asks what people run on their own computer: llama.cpp with Q4_K_M (issue 25,
+  // finding 10: it showed bf16 transformers on a Radeon).
+  const LOCAL = ["--engine", "llama.cpp", "--weights", "q4_k_m"];
+  const firstVisit = await page.evaluate(() => [document.getElementById("engine").value, document.getElementById("weights").value]);
+  check(JSON.stringify(firstVisit) === JSON.stringify(["llama.cpp", "q4_k_m"]), `first visit: llama.cpp at Q4_K_M (${firstVisit.join(", ")})`);
+  await compare("open", cli("estimate", "Qwen/Qwen2.5-7B-Instruct", ...LOCAL), "en");
+  const plan = cli("plan", "Qwen/Qwen2.5-7B-Instruct", ...LOCAL);
   const rec = await page.$eval("#recommended", (e) => e.textContent);
   check(rec === `${plan.recommendation.count} × ${plan.recommendation.hardware}`, `recommendation "${rec}" is the CLI's`);
   const launch = await page.$$eval(".launch-line", (l) => l.map((e) => e.textContent));
   const recRow = plan.candidates.find((c) => c.hardware === plan.recommendation.hardware && c.count === plan.recommendation.count);
-  check(JSON.stringify(launch) === JSON.stringify(Object.values(recRow.launch)), `launch lines are the CLI's (${launch.length})`);
+  check(JSON.stringify(launch) === JSON.stringify(Object.values(recRow.launch)) && /^llama-server -hf /.test(launch[0] || ""),
+        `launch lines are the CLI's, fetching a GGUF that exists (${launch.length}: ${launch[0] || "none"})`);
   const answers = await page.$$eval("#answers .answer-hw", (l) => l.map((e) => [e.dataset.kind, e.textContent]));
   const want = plan.answers.map((a) => {
     const c = plan.candidates[a.index];
@@ -117,7 +123,7 @@ try {
   await page.waitForSelector('#model-list li[data-id="meta-llama/Llama-3.1-8B-Instruct"]');
   await page.click('#model-list li[data-id="meta-llama/Llama-3.1-8B-Instruct"]');
   await settle(n);
-  await compare("search", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct"), "en");
+  await compare("search", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct", ...LOCAL), "en");
   await shot("2-search");
 
   // 3. type 32768 tokens of context (a number box: any number, not a power of two only)
@@ -127,10 +133,10 @@ try {
     await settle(before);
   };
   await setNumber("ctx", "32768");
-  await compare("ctx 32768", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct", "--ctx", "32768"), "en");
+  await compare("ctx 32768", cli("estimate", "meta-llama/Llama-3.1-8B-Instruct", "--ctx", "32768", ...LOCAL), "en");
   const url = await page.evaluate(() => location.search);
   check(url.includes("ctx=32768") && url.includes("Llama-3.1-8B-Instruct"), `state in the URL: ${url}`);
-  const sweep = await page.evaluate(() => fetch("api/sweep?model=meta-llama/Llama-3.1-8B-Instruct&ctx=32768&over=ctx")
+  const sweep = await page.evaluate(() => fetch("api/sweep?model=meta-llama/Llama-3.1-8B-Instruct&ctx=32768&over=ctx&engine=llama.cpp&weights=q4_k_m")
     .then((r) => r.json()));
   check(sweep.values.includes(32768) && sweep.devices.length > 0, "the chart's sweep answers for the same options");
   await shot("3-ctx");
@@ -300,7 +306,30 @@ try {
     check(narrow.length === 0, `Chinese at ${width} px: no table column one character wide${narrow.length ? `: ${narrow.join(", ")}` : ""}`);
     check(await overflow(page) === 0, `Chinese at ${width} px: nothing wider than the screen`);
   }
+  const leftZh = await english(page);
+  check(leftZh.length === 0, `Chinese: no English sentence outside names (serving)${leftZh.length ? `: ${leftZh.join(" | ")}` : ""}`);
   await page.setViewport({ width: 1400, height: 1800 });
+
+  // 15. Training in Arabic and Chinese: the recommendation's reasons, rent or buy, the cost's region.
+  for (const lang of ["ar", "zh"]) {
+    await page.goto(`${base}?model=meta-llama/Llama-3.1-8B-Instruct&task=train&lang=${lang}`);
+    await settle(0);
+    const leftTrain = await english(page);
+    check(leftTrain.length === 0, `${lang}: no English sentence outside names (training)${leftTrain.length ? `: ${leftTrain.join(" | ")}` : ""}`);
+  }
+
+  // 16. A model only several GPUs hold: the recommended cloud instance of 8 GPUs has its launch lines,
+  // the CLI's for that row, counted as instances and GPUs apart (issue 25, finding 4).
+  await page.goto(`${base}?model=meta-llama/Llama-3.1-405B-Instruct&engine=vllm&lang=zh`);
+  await settle(0);
+  const bigPlan = cli("plan", "meta-llama/Llama-3.1-405B-Instruct", "--engine", "vllm");
+  const bigRow = bigPlan.candidates.find((c) => c.hardware === bigPlan.recommendation.hardware && c.count === bigPlan.recommendation.count)
+    || bigPlan.candidates.find((c) => c.hardware === bigPlan.recommendation.hardware && c.fits);
+  const bigLaunch = await page.$$eval("#launch .launch-line", (l) => l.map((e) => e.textContent));
+  check(bigRow && bigRow.count > 1 && bigLaunch.length > 0 && JSON.stringify(bigLaunch) === JSON.stringify(Object.values(bigRow.launch)),
+        `multi-GPU: the recommended ${bigPlan.recommendation.hardware} (${bigRow && bigRow.count} GPUs) has the CLI's launch lines (${bigLaunch.length})`);
+  const leftBig = await english(page);
+  check(leftBig.length === 0, `Chinese: no English sentence outside names (multi-GPU)${leftBig.length ? `: ${leftBig.join(" | ")}` : ""}`);
   check(errors.length === 0, `no errors in the persona pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose
