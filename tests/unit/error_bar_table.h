@@ -21,7 +21,8 @@ struct bar_stats {
 inline std::string error_bar_table(const std::map<std::string, bar_stats>& bars) {
     std::string out = "engine,device,weight_class,cases,within_tolerance,median_abs_error,p90_abs_error,"
                       "under_10pct_share\n";
-    for (auto [key, b] : bars) {
+    for (const auto& [key, stats] : bars) {
+        bar_stats b = stats; // a named copy: clang before 16 cannot capture a structured binding in a lambda
         std::sort(b.abs_err.begin(), b.abs_err.end());
         const auto n = b.abs_err.size();
         auto at = [&](double q) { return b.abs_err[std::min(n - 1, static_cast<std::size_t>(q * (n - 1) + 0.5))]; };
