@@ -46,22 +46,25 @@ struct efficiency_row {
 // Routed experts (the last column, a share of the matmul share): a prompt's MoE layers run grouped GEMMs
 // of T x k / E rows an expert, with the tokens gathered and scattered by expert (vLLM's fused_moe,
 // TensorRT-LLM's MoE plugin), and reach less of the tensor peak than the dense GEMMs. Fitted on prompts
-// computed alone (concurrency 1-4), where the time is the prefill's FLOPs, as the MoE rows' predicted /
-// measured TTFT over the dense rows' on the same GPUs and tensor parallel, solved for the experts' part
-// of the active FLOPs:
-//   vllm 0.45: serving_aiconfigurator_silicon.json, backend vllm, concurrency 4, 8192-token prompts (one
-//     prompt a step under the 8192-token budget): gpt-oss-120b (experts 70% of the active FLOPs) over
-//     Llama-3.1-70B read 0.38-0.55 (H200, TP1-8) and 0.65-1.09 (B200), Kimi-K2.5 (66%) 0.52 (H200 and
-//     B200, TP8): 0.42-0.48 solved. SGLang and llama.cpp keep vLLM's value (no rows of their own).
-//   trtllm 0.7: serving_nvidia_dli_trtllm090_static.json, batch 1, 2048-token prompts: Mixtral-8x7B
-//     (experts 88% of the active FLOPs) over Llama-2-70B, both FP16, read 0.74 on A100 SXM4 and GH200.
+// computed alone, where the time is the prefill's FLOPs, as the MoE rows' predicted / measured TTFT over
+// the dense rows' on the same GPUs, solved for the experts' part of the active FLOPs:
+//   0.7: serving_nvidia_dli_trtllm090_static.json, batch 1, 2048-token prompts: Mixtral-8x7B (experts
+//     88% of the active FLOPs) over Llama-2-70B, both FP16 (no FP8 rate to confound), read 0.74 on A100
+//     SXM4 and on GH200.
+//   The vLLM rows (serving_aiconfigurator_silicon.json, backend vllm, concurrency 4, 8192-token prompts,
+//     one prompt a step under the 8192-token budget) read gpt-oss-120b (experts 70% of the active FLOPs)
+//     over Llama-3.1-70B 0.65-1.09 on B200 and 0.38-0.55 on H200, Kimi-K2.5 (66%) 0.52 (TP8): solved
+//     0.42-1.0. Their share alone (0.45) made the MoE rows at concurrency 16-64, whose lockstep waves
+//     already read long, longer still (dev TTFT median 40.3% -> 41.0%); the whole dev split with 0.7 for
+//     every engine: serving median 24.7% -> 22.3%, TTFT 40.3% -> 38.9%, optimistic 23.8% -> 20.8% (with the
+//     PCIe all-reduce below). SGLang and llama.cpp have no MoE rows of their own: 0.7 too.
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
 constexpr std::array efficiency_rows = {
     efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
     efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
-    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0, 0.7}       },
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0, 0.7}      },
     efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0, 0.7}},
 };
 
