@@ -33,6 +33,9 @@ struct step_efficiency {
     /// Tokens a step at which its matmuls reach half of matmul_share: a GEMM of few rows fills few tiles
     /// of the tensor cores, so the rate grows as T / (T + this) with the step's T tokens (0: flat).
     double matmul_half_tokens = 0;
+    /// Share of matmul_share the routed experts' matmuls reach (grouped GEMMs of few rows per expert,
+    /// tokens gathered and scattered by expert): 1 = as the dense matmuls.
+    double expert_matmul_share = 1.0;
 };
 
 /// One instance (tensor_parallel x pipeline_parallel GPUs of one kind) as the step model sees it.
@@ -47,11 +50,13 @@ struct instance_shape {
     std::uint32_t n_expert_used      = 0;
     double kv_bytes_per_token        = 0; ///< every layer, one token, the whole instance (replicated heads counted)
     double flops_per_token           = 0; ///< 2 x active parameters
+    double expert_flops_per_token    = 0; ///< the routed experts' part of flops_per_token
     double attn_flops_per_pair       = 0; ///< attention FLOPs of one query token against one cached token, all layers
     double allreduce_bytes_per_token = 0; ///< hidden state bytes one all-reduce moves per token
     double bandwidth                 = 0; ///< bytes/s the instance reads at (peak x share x GPUs); 0 = unknown
     double matmul_rate               = 0; ///< FLOP/s the instance multiplies at (peak x share x GPUs); 0 = unknown
     double link_bytes_per_s          = 0; ///< one GPU's all-reduce bandwidth (NVLink / PCIe); 0 with one GPU
+    double allreduce_extra_s         = 0; ///< latency an all-reduce adds to the engine's, over PCIe
     step_efficiency eff;
 };
 

@@ -205,10 +205,11 @@ std::vector<std::pair<std::string, std::string>> launch_for(const serving_contex
 namespace detail {
 
 std::string serving_chip_key(const device_spec& d) {
-    return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", d.memory_bytes.value_or(0),
+    return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", d.memory_bytes.value_or(0),
                        d.memory_bandwidth_bytes_per_s.value_or(0), d.fp16_flops.value_or(0), d.fp8_flops.value_or(0),
                        d.fp32_flops.value_or(0), d.accelerator_tdp_w.value_or(0), d.compute_capability.value_or(0),
-                       d.architecture, d.memory_type, allreduce_link_bytes_per_s(d));
+                       d.architecture, d.memory_type, allreduce_link_bytes_per_s(d, 2),
+                       allreduce_link_bytes_per_s(d, 8));
 }
 
 void reprice_serving(serving_figures& f, const serving_context& c, const device_spec& d) {

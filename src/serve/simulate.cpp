@@ -14,6 +14,7 @@
 // are kept as cohorts by the step they finish in, so a step costs O(log cohorts), not O(requests).
 #include "detail/checked_number.h"
 #include "llmplan/serving.h"
+#include "serve/step_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,13 +41,17 @@ struct rng {
     double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
 };
 
+/// The p-th percentile, interpolated between the two nearest ranks. Selects (nth_element) rather than
+/// sorts: the value at rank lo, then the smallest of the ranks above it is the value at lo + 1.
 double percentile(std::vector<double>& v, double p) {
     if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
     const double k = (static_cast<double>(v.size()) - 1) * std::clamp(p, 0.0, 100.0) / 100.0;
-    const auto lo  = detail::saturate<std::size_t>(k, detail::rounding::down);
-    const auto hi  = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (k - static_cast<double>(lo));
+    const auto lo  = std::min(detail::saturate<std::size_t>(k, detail::rounding::down), v.size() - 1);
+    const auto nth = v.begin() + static_cast<std::ptrdiff_t>(lo);
+    std::nth_element(v.begin(), nth, v.end());
+    const double at_lo = *nth;
+    const double at_hi = lo + 1 < v.size() ? *std::min_element(nth + 1, v.end()) : at_lo;
+    return at_lo + (at_hi - at_lo) * (k - static_cast<double>(lo));
 }
 
 latency_stats stats_of(std::vector<double> v, double slo) {
@@ -174,15 +179,22 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         if (pre.empty() && waiting.empty() && n_dec > 0 && n_dec <= M) {
             const std::uint64_t until = dec.begin()->first; // the round the first cohort finishes in
             const std::uint64_t from  = dstep;
-            while (dstep < until && sum_ctx + pre_reserved + n_dec <= cap &&
-                   (closed || open_next >= total || open_arrivals[open_next] > now)) {
-                const auto t =
-                    step_seconds(shape, step_load{static_cast<double>(n_dec), static_cast<double>(sum_ctx), 0, 0});
-                if (!(t.seconds > 0) || !std::isfinite(t.seconds)) return sim_result{};
-                now += t.seconds;
-                busy += t.seconds;
-                weighted_running += t.seconds * static_cast<double>(n_dec);
-                if (t.compute_s > t.memory_s) compute_time += t.seconds;
+            // The step is affine in the summed context for a fixed number of decoders (decode_step_line):
+            // evaluated inline, not through the whole step model.
+            const auto line = detail::decode_step_line(shape, static_cast<double>(n_dec));
+            const double next_arrival =
+                closed || open_next >= total ? std::numeric_limits<double>::infinity() : open_arrivals[open_next];
+            const double running = static_cast<double>(n_dec);
+            while (dstep < until && sum_ctx + pre_reserved + n_dec <= cap && next_arrival > now) {
+                const double ctx     = static_cast<double>(sum_ctx);
+                const double mem     = line.mem_a + line.mem_b * ctx;
+                const double cmp     = line.cmp_a + line.cmp_b * ctx;
+                const double seconds = std::max(mem, cmp) + line.fixed_s;
+                if (!(seconds > 0) || !std::isfinite(seconds)) return sim_result{};
+                now += seconds;
+                busy += seconds;
+                weighted_running += seconds * running;
+                if (cmp > mem) compute_time += seconds;
                 sum_ctx += n_dec;
                 ++step;
                 ++dstep;

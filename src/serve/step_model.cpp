@@ -43,14 +43,29 @@ struct efficiency_row {
 // buffer). The vLLM rows at concurrency <= 16 leave, per all-reduce, -12 us (TP1), -7.5 (TP2), -2.2
 // (TP4), +11.4 us (TP8) with 0.71 and a flat 10 us; -3 to +2 us with these (bench/serving_fit.py on a
 // run of the vLLM rows alone, --engine-map sglang=none --engine-map trtllm=none).
+// Routed experts (the last column, a share of the matmul share): a prompt's MoE layers run grouped GEMMs
+// of T x k / E rows an expert, with the tokens gathered and scattered by expert (vLLM's fused_moe,
+// TensorRT-LLM's MoE plugin), and reach less of the tensor peak than the dense GEMMs. Fitted on prompts
+// computed alone, where the time is the prefill's FLOPs, as the MoE rows' predicted / measured TTFT over
+// the dense rows' on the same GPUs, solved for the experts' part of the active FLOPs:
+//   0.7: serving_nvidia_dli_trtllm090_static.json, batch 1, 2048-token prompts: Mixtral-8x7B (experts
+//     88% of the active FLOPs) over Llama-2-70B, both FP16 (no FP8 rate to confound), read 0.74 on A100
+//     SXM4 and on GH200.
+//   The vLLM rows (serving_aiconfigurator_silicon.json, backend vllm, concurrency 4, 8192-token prompts,
+//     one prompt a step under the 8192-token budget) read gpt-oss-120b (experts 70% of the active FLOPs)
+//     over Llama-3.1-70B 0.65-1.09 on B200 and 0.38-0.55 on H200, Kimi-K2.5 (66%) 0.52 (TP8): solved
+//     0.42-1.0. Their share alone (0.45) made the MoE rows at concurrency 16-64, whose lockstep waves
+//     already read long, longer still (dev TTFT median 40.3% -> 41.0%); the whole dev split with 0.7 for
+//     every engine: serving median 24.7% -> 22.3%, TTFT 40.3% -> 38.9%, optimistic 23.8% -> 20.8% (with the
+//     PCIe all-reduce below). SGLang and llama.cpp have no MoE rows of their own: 0.7 too.
 // GDDR, Apple, LPDDR and CPU rows have no serving data: they keep the batch-1 decode shares of
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
 constexpr std::array efficiency_rows = {
-    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
-    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0}},
-    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0}      },
-    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0}},
+    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
+    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0, 0.7}      },
+    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0, 0.7}},
 };
 
 engine_kind batch1_engine(serving_engine e) {
@@ -75,17 +90,31 @@ step_efficiency serving_efficiency(serving_engine e, memory_class m) {
     return eff;
 }
 
-double allreduce_link_bytes_per_s(const device_spec& d) {
+bool allreduce_crosses_pcie(const device_spec& d, std::uint32_t tensor_parallel) {
+    const std::string n = d.name + " " + d.gpu_link + " " + d.gpu_model;
+    const bool nvlink   = contains(n, "SXM") || contains(n, "HGX") || contains(n, "DGX") || contains(n, "NVL") ||
+                        contains(n, "GB200") || contains(n, "GB300") || contains(n, "GH200");
+    const bool nvlink_arch = contains(d.architecture, "Blackwell") || contains(d.architecture, "Hopper") ||
+                             contains(d.architecture, "Ampere");
+    // The H100 NVL's NVLink bridge joins two cards only (see allreduce_link_bytes_per_s).
+    const bool pairs_only = contains(n, "H100 NVL");
+    return !(nvlink && nvlink_arch) || (pairs_only && tensor_parallel > 2);
+}
+
+double allreduce_link_bytes_per_s(const device_spec& d, std::uint32_t tensor_parallel) {
     // NVLink per direction (half the bidirectional figure the datasheets print), x 0.8 reached by NCCL's
     // ring (nccl-tests all_reduce_perf "busbw" on DGX A100 ~230 GB/s of 300, DGX H100 ~360-480 of 450).
     // NVIDIA datasheets: A100 SXM4 NVLink 3 600 GB/s; H100/H200 SXM NVLink 4 900 GB/s; H100 NVL bridge
     // 600 GB/s; B200/GB200 NVLink 5 1.8 TB/s. PCIe: Gen4 x16 32 GB/s, Gen5 x16 64 GB/s a direction.
+    // The H100 NVL's NVLink bridge joins two cards (data/hardware/gpus.csv interconnect "PCIe Gen5 + NVLink
+    // bridge (pairs)"; NVIDIA's H100 page: NVLink 600 GB/s between the two cards of a pair): a ring over
+    // more than two of them crosses PCIe, and runs at its slowest link. vLLM says as much: its custom all-reduce is off
+    // for more than two GPUs that are not all joined by NVLink ("not supported on more than two PCIe-only GPUs",
+    // vllm/distributed/device_communicators/custom_all_reduce.py), leaving NCCL over PCIe.
     constexpr double reached = 0.8;
     const std::string n      = d.name + " " + d.gpu_link + " " + d.gpu_model;
     const std::string& arch  = d.architecture;
-    const bool nvlink        = contains(n, "SXM") || contains(n, "HGX") || contains(n, "DGX") || contains(n, "NVL") ||
-                        contains(n, "GB200") || contains(n, "GB300") || contains(n, "GH200");
-    if (nvlink) {
+    if (!allreduce_crosses_pcie(d, tensor_parallel)) {
         if (contains(arch, "Blackwell")) return 900e9 * reached;
         if (contains(arch, "Hopper")) return (contains(n, "NVL") && !contains(n, "NVL72") ? 300e9 : 450e9) * reached;
         if (contains(arch, "Ampere")) return 300e9 * reached;
@@ -159,15 +188,31 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
         // layers attend to at most their window: counted as full layers' share is small and erring slow.
         if (l.n_swa == 0) pair_flops += 2.0 * l.n_head * static_cast<double>(l.head_dim_k + l.head_dim_v);
     }
-    const double replicate      = min_kv_heads > 0 && min_kv_heads < s.tensor_parallel
-                                      ? static_cast<double>(s.tensor_parallel) / min_kv_heads
-                                      : 1.0;
-    s.kv_bytes_per_token        = static_cast<double>(e.kv_bytes_per_token) * replicate;
-    s.attn_flops_per_pair       = pair_flops;
-    const auto params           = count_params(m);
-    s.flops_per_token           = 2.0 * static_cast<double>(params.active ? params.active : params.total);
+    const double replicate = min_kv_heads > 0 && min_kv_heads < s.tensor_parallel
+                                 ? static_cast<double>(s.tensor_parallel) / min_kv_heads
+                                 : 1.0;
+    s.kv_bytes_per_token   = static_cast<double>(e.kv_bytes_per_token) * replicate;
+    s.attn_flops_per_pair  = pair_flops;
+    const auto params      = count_params(m);
+    s.flops_per_token      = 2.0 * static_cast<double>(params.active ? params.active : params.total);
+    // The routed experts a token uses: the parameters left unused (E - k experts a MoE layer) give one
+    // expert's size, so the k used are (total - active) x k / (E - k).
+    if (s.moe_layers > 0 && s.n_expert > s.n_expert_used && params.total > params.active && params.active > 0)
+        s.expert_flops_per_token = std::min(s.flops_per_token, 2.0 * static_cast<double>(params.total - params.active) *
+                                                                   s.n_expert_used / (s.n_expert - s.n_expert_used));
     s.allreduce_bytes_per_token = static_cast<double>(m.n_embd) * 2.0; // 16-bit activations
-    s.link_bytes_per_s          = s.tensor_parallel > 1 ? detail::allreduce_link_bytes_per_s(d) : 0.0;
+    s.link_bytes_per_s = s.tensor_parallel > 1 ? detail::allreduce_link_bytes_per_s(d, s.tensor_parallel) : 0.0;
+    // All-reduces that cross PCIe run on NCCL's PCIe path, with no NVLink custom all-reduce (vLLM turns
+    // its own off there: "not supported on more than two PCIe-only GPUs",
+    // vllm/distributed/device_communicators/custom_all_reduce.py). What each one costs past the engine's
+    // NVLink latency was fitted on serving_nvidia_dli_trtllm090_static.json, Llama-2-70B, 128-token
+    // prompts, batch <= 64: the TPOT left per all-reduce (160 a step) on the PCIe groups (L40 and L40S at
+    // TP2/4/8, H100 NVL at TP4/8: 95, 103, 81, 95, 58, 83, 43, 114 us; median 88 us) against the same
+    // rows on NVLink (H100 SXM, H200 SXM, A100 SXM4, GH200: 1-49 us, most 9-24 us): 88 us less the
+    // 9-24 us every tensor-parallel row leaves there, 80 us.
+    constexpr double pcie_allreduce_extra_s = 80e-6;
+    if (s.tensor_parallel > 1 && detail::allreduce_crosses_pcie(d, s.tensor_parallel))
+        s.allreduce_extra_s = pcie_allreduce_extra_s;
 
     // Rates: one pipeline stage works at a time (a step passes the stages in turn), so the instance
     // reads and multiplies at tensor_parallel GPUs' rates.
@@ -182,34 +227,83 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
     return s;
 }
 
-step_time step_seconds(const instance_shape& s, const step_load& l) {
-    step_time t;
-    const double tokens = l.decode_seqs + l.prefill_tokens;
-    if (tokens <= 0) return t;
-    // Distinct experts the step's tokens pick in each MoE layer: E x (1 - (1 - k/E)^T) with uniform routing.
-    double expert_bytes = 0;
-    if (s.moe_layers > 0) {
-        const double E       = s.n_expert;
-        const double k       = std::min<double>(s.n_expert_used, E);
-        const double touched = E * (1.0 - std::pow(1.0 - k / E, tokens));
-        expert_bytes         = s.moe_layers * s.expert_bytes_per_layer * touched / E;
-    }
-    const double bytes = s.dense_weight_bytes + expert_bytes +
-                         s.kv_bytes_per_token * (l.decode_context + l.decode_seqs) +
-                         s.kv_bytes_per_token * l.prefill_tokens; // the chunk's own K/V written
-    const double flops = s.flops_per_token * tokens + s.attn_flops_per_pair * (l.decode_context + l.prefill_pairs);
-    t.memory_s         = s.bandwidth > 0 ? bytes / s.bandwidth : 0.0;
-    const double fill  = s.eff.matmul_half_tokens > 0 ? tokens / (tokens + s.eff.matmul_half_tokens) : 1.0;
-    t.compute_s        = s.matmul_rate > 0 ? flops / (s.matmul_rate * fill) : 0.0;
-    t.fixed_s          = s.eff.per_step_s + s.eff.per_layer_s * s.n_layer;
+namespace {
+
+/// Bytes of routed experts a step of `tokens` tokens reads: in each MoE layer the distinct experts its
+/// tokens pick, E x (1 - (1 - k/E)^T) with uniform routing.
+double step_expert_bytes(const instance_shape& s, double tokens) {
+    if (s.moe_layers == 0) return 0;
+    const double E       = s.n_expert;
+    const double k       = std::min<double>(s.n_expert_used, E);
+    const double touched = E * (1.0 - std::pow(1.0 - k / E, tokens));
+    return s.moe_layers * s.expert_bytes_per_layer * touched / E;
+}
+
+/// Per-step and per-layer time plus the tensor-parallel all-reduces of a step of `tokens` tokens.
+double step_fixed_seconds(const instance_shape& s, double tokens) {
+    double fixed = s.eff.per_step_s + s.eff.per_layer_s * s.n_layer;
     if (s.tensor_parallel > 1) {
         const double n      = s.tensor_parallel;
         const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
         const double link   = s.link_bytes_per_s > 0 ? per_ar / s.link_bytes_per_s : 0.0;
-        t.fixed_s += 2.0 * s.n_layer * (s.eff.tp_sync_s + s.eff.tp_peer_s * (n - 1) + link);
+        fixed += 2.0 * s.n_layer * (s.eff.tp_sync_s + s.eff.tp_peer_s * (n - 1) + s.allreduce_extra_s + link);
     }
-    t.seconds = std::max(t.memory_s, t.compute_s) + t.fixed_s;
+    return fixed;
+}
+
+/// The routed experts' FLOPs of a step of `tokens` tokens, scaled to what dense matmuls would take as long for.
+double step_expert_flops_as_dense(const instance_shape& s, double tokens) {
+    if (s.expert_flops_per_token <= 0) return 0;
+    const double share = s.eff.expert_matmul_share > 0 ? s.eff.expert_matmul_share : 1.0;
+    return s.expert_flops_per_token * tokens / share;
+}
+
+/// The matmul rate a step of `tokens` tokens reaches (few rows fill few tensor-core tiles).
+double step_matmul_rate(const instance_shape& s, double tokens) {
+    const double fill = s.eff.matmul_half_tokens > 0 ? tokens / (tokens + s.eff.matmul_half_tokens) : 1.0;
+    return s.matmul_rate * fill;
+}
+
+} // namespace
+
+step_time step_seconds(const instance_shape& s, const step_load& l) {
+    step_time t;
+    const double tokens = l.decode_seqs + l.prefill_tokens;
+    if (tokens <= 0) return t;
+    const double bytes = s.dense_weight_bytes + step_expert_bytes(s, tokens) +
+                         s.kv_bytes_per_token * (l.decode_context + l.decode_seqs) +
+                         s.kv_bytes_per_token * l.prefill_tokens; // the chunk's own K/V written
+    const double flops = (s.flops_per_token - s.expert_flops_per_token) * tokens +
+                         s.attn_flops_per_pair * (l.decode_context + l.prefill_pairs);
+    t.memory_s        = s.bandwidth > 0 ? bytes / s.bandwidth : 0.0;
+    const double rate = step_matmul_rate(s, tokens);
+    t.compute_s       = rate > 0 ? (flops + step_expert_flops_as_dense(s, tokens)) / rate : 0.0;
+    t.fixed_s         = step_fixed_seconds(s, tokens);
+    t.seconds         = std::max(t.memory_s, t.compute_s) + t.fixed_s;
     return t;
 }
+
+namespace detail {
+
+decode_line decode_step_line(const instance_shape& s, double decode_seqs) {
+    decode_line d;
+    if (decode_seqs <= 0) return d;
+    if (s.bandwidth > 0) {
+        d.mem_a = (s.dense_weight_bytes + step_expert_bytes(s, decode_seqs) + s.kv_bytes_per_token * decode_seqs) /
+                  s.bandwidth;
+        d.mem_b = s.kv_bytes_per_token / s.bandwidth;
+    }
+    const double rate = step_matmul_rate(s, decode_seqs);
+    if (rate > 0) {
+        d.cmp_a = ((s.flops_per_token - s.expert_flops_per_token) * decode_seqs +
+                   step_expert_flops_as_dense(s, decode_seqs)) /
+                  rate;
+        d.cmp_b = s.attn_flops_per_pair / rate;
+    }
+    d.fixed_s = step_fixed_seconds(s, decode_seqs);
+    return d;
+}
+
+} // namespace detail
 
 } // namespace llmplan
