@@ -483,7 +483,9 @@
     showTask();
     $("over").value = state.over;
     $("model-search").value = state.model;
-    for (const input of document.querySelectorAll("[data-opt]")) input.addEventListener("input", update);
+    // A serving question is asked when a box is left (change), not at each keystroke: a whole-catalog
+    // serving plan is seconds of the server's CPU.
+    for (const input of document.querySelectorAll("[data-opt]")) input.addEventListener(input.closest("#serve-controls") ? "change" : "input", update);
     for (const b of document.querySelectorAll("[data-task]"))
       b.addEventListener("click", () => {
         state.task = b.dataset.task;

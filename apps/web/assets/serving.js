@@ -87,8 +87,8 @@ function makeServing({ $, el, state, hardware, api, words }) {
       const plan = await api("plan", opts, signal);
       if (signal.aborted) return;
       const order = readingOrder(plan);
-      Object.assign(data, { plan, order, choice: order.length ? order[0] : null });
       const asked = Number((opts.find(([k]) => LOAD_OPTS.includes(k)) || [])[1]);
+      Object.assign(data, { plan, order, choice: order.length ? order[0] : null, asked });
       if (data.choice === null || !(asked > 0)) { data.phase = ""; redraw(); return; }
       const c = plan.candidates[data.choice];
       const s = c.serving;
@@ -189,7 +189,12 @@ function makeServing({ $, el, state, hardware, api, words }) {
     for (const [key, line] of Object.entries(c.serving.launch || {})) {
       const words = say(line);
       const body = words !== line ? el("p", { class: "launch-note" }, words) : el("pre", { class: "serving-launch-line" }, line);
-      $("serving-launch").append(el("div", { class: "launch" }, launchLabel(key), body));
+      const copy = el("button", { class: "copy", type: "button" }, t("copy"));
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(line); } catch (e) { /* clipboard refused: the line stays selectable */ }
+        copy.textContent = t("copied");
+      });
+      $("serving-launch").append(el("div", { class: "launch" }, launchLabel(key), body, copy));
     }
     drawChart();
   }
@@ -220,7 +225,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
     const series = [{ label: t(loadKind() === "concurrency" ? "serve_concurrency" : "serve_rate"), value: (u, v) => num(v, 2) }];
     const ys = [];
     const add = (label, values, stroke, dash) => {
-      series.push({ label, stroke, width: 2, dash, spanGaps: false, value: (u, v) => (v === null ? "–" : `${ms(v)} ${t("ms")}`) });
+      series.push({ label, stroke, width: 2, dash, spanGaps: false, points: { show: !dash }, value: (u, v) => (v === null ? "–" : `${ms(v)} ${t("ms")}`) });
       ys.push(values);
     };
     add(t("serve_ttft_p50"), lat("ttft_ms", "p50"), "#2563eb");
@@ -238,9 +243,21 @@ function makeServing({ $, el, state, hardware, api, words }) {
     box.dataset.loads = JSON.stringify(pts.map((p) => p.load));
     if (!drawn) return;
     const width = Math.max(300, box.clientWidth || 640);
-    chart = new uPlot({ width, height: 280, series, scales: { x: { distr: 3, log: 2 }, y: { distr: 3 } },
+    // The asked load: a dotted vertical line.
+    const asked = (u) => {
+      const x = u.valToPos(data.asked, "x", true);
+      u.ctx.save();
+      u.ctx.strokeStyle = "#6b7280";
+      u.ctx.setLineDash([2, 3]);
+      u.ctx.beginPath();
+      u.ctx.moveTo(x, u.bbox.top);
+      u.ctx.lineTo(x, u.bbox.top + u.bbox.height);
+      u.ctx.stroke();
+      u.ctx.restore();
+    };
+    chart = new uPlot({ width, height: 280, series, hooks: { draw: [asked] }, scales: { x: { distr: 3, log: 2 }, y: { distr: 3 } },
       axes: [{ values: (u, vals) => vals.map((v) => num(v, 2)) },
-             { size: 84, values: (u, vals) => vals.map((v) => (v === null ? "" : `${num(v, 1)} ${t("ms")}`)) }] },
+             { size: 100, values: (u, vals) => vals.map((v) => (v === null ? "" : `${num(v, 1)} ${t("ms")}`)) }] },
       [pts.map((p) => p.load), ...ys], box);
     const failed = pts.filter((p) => p.error);
     if (failed.length) box.append(el("p", { class: "error" }, say(failed[0].error)));
