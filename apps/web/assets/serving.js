@@ -179,7 +179,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
         el("td", { class: "name" }, c.hardware), ...COLS.map(([k, f]) => el("td", { "data-col": k }, f(c.serving)))));
     }
     if (choice === null) {
-      $("serving-choice").append(t("serving_none"));
+      $("serving-choice").append(t(data.asked > 0 ? "serving_none" : "serving_no_load"));
       drawChart();
       return;
     }
