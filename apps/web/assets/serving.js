@@ -80,16 +80,20 @@ function makeServing({ $, el, state, hardware, api, words }) {
   }
 
   async function ask(opts, signal, redraw) {
-    data = { plan: null, order: [], choice: null, points: [], phase: "plan", done: 0, all: 0, started: Date.now() };
+    const asked = Number((opts.find(([k]) => LOAD_OPTS.includes(k)) || [])[1]);
+    data = { plan: null, order: [], choice: null, points: [], phase: "plan", done: 0, all: 0, started: Date.now(), asked };
+    if (!(asked > 0)) { // no load: nothing to ask the library
+      Object.assign(data, { plan: { candidates: [] }, phase: "" });
+      return;
+    }
     const tick = setInterval(progress, 1000);
     try {
       progress();
       const plan = await api("plan", opts, signal);
       if (signal.aborted) return;
       const order = readingOrder(plan);
-      const asked = Number((opts.find(([k]) => LOAD_OPTS.includes(k)) || [])[1]);
-      Object.assign(data, { plan, order, choice: order.length ? order[0] : null, asked });
-      if (data.choice === null || !(asked > 0)) { data.phase = ""; redraw(); return; }
+      Object.assign(data, { plan, order, choice: order.length ? order[0] : null });
+      if (data.choice === null) { data.phase = ""; redraw(); return; }
       const c = plan.candidates[data.choice];
       const s = c.serving;
       // One instance of the deployment at its share of each load: the library models a deployment as
