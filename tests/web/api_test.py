@@ -102,6 +102,15 @@ class Api(unittest.TestCase):
             ("plan", f"model={MODEL}&weights=q4_k_m", ["plan", MODEL, "--weights", "q4_k_m"]),
             ("plan", f"model={MODEL}&task=train&method=lora", ["plan", MODEL, "--task", "train", "--method", "lora"]),
             ("plan", f"model={MODEL}&from=Qwen/Qwen2.5-0.5B-Instruct", ["plan", MODEL, "--from", "Qwen/Qwen2.5-0.5B-Instruct"]),
+            # Serving at load (issue 22, the page's "serve many users" mode and its chart's points).
+            ("plan", f"model={MODEL}&engine=vllm&concurrency=32&ttft-ms=500&tpot-ms=50&hardware=rtx-4090",
+             ["plan", MODEL, "--engine", "vllm", "--concurrency", "32", "--ttft-ms", "500", "--tpot-ms", "50",
+              "--hardware", "rtx-4090"]),
+            ("plan", f"model={MODEL}&engine=sglang&request-rate=2.5&input-len=500&output-len=100&slo-percentile=90"
+                     "&hardware=rtx-4090&gpus=1&tensor-parallel=1&max-num-seqs=256&max-num-batched-tokens=2048",
+             ["plan", MODEL, "--engine", "sglang", "--request-rate", "2.5", "--input-len", "500", "--output-len", "100",
+              "--slo-percentile", "90", "--hardware", "rtx-4090", "--gpus", "1", "--tensor-parallel", "1",
+              "--max-num-seqs", "256", "--max-num-batched-tokens", "2048"]),
             ("fit", "name=rtx-4090", ["fit", "rtx-4090"]),
             ("fit", f"name=rtx-4090&model={MODEL}&ctx=32768", ["fit", "rtx-4090", "--model", MODEL, "--ctx", "32768"]),
             ("models", "", ["models"]),

@@ -332,6 +332,83 @@ try {
   check(leftBig.length === 0, `Chinese: no English sentence outside names (multi-GPU)${leftBig.length ? `: ${leftBig.join(" | ")}` : ""}`);
   check(errors.length === 0, `no errors in the persona pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
+  // 17. Serving many users (issue 22): the "serve many users" mode asks the library's plan with the
+  // CLI's serving options; the table's row and the chosen deployment's launch lines are the CLI's JSON
+  // for the same options, read in the CLI text table's order (serving_report.cpp: meeting the targets
+  // first, then $/month, then GPUs), and the chart of latency against load is drawn with the targets.
+  const servingOrder = (j) => j.candidates.map((c, i) => i).filter((i) => j.candidates[i].serving).sort((a, b) => {
+    const x = j.candidates[a].serving, y = j.candidates[b].serving;
+    if (x.meets_targets !== y.meets_targets) return x.meets_targets ? -1 : 1;
+    const px = x.cost_per_month_usd !== null, py = y.cost_per_month_usd !== null;
+    if (px !== py) return px ? -1 : 1;
+    if (px && x.cost_per_month_usd !== y.cost_per_month_usd) return x.cost_per_month_usd - y.cost_per_month_usd;
+    return x.gpus - y.gpus || a - b;
+  });
+  const servingShown = (p) => p.evaluate(() => ({
+    rows: [...document.querySelectorAll("#serving-table tbody tr")].map((tr) => ({ index: Number(tr.dataset.index),
+      cells: Object.fromEntries([...tr.querySelectorAll("td[data-col]")].map((td) => [td.dataset.col, td.textContent])) })),
+    launch: [...document.querySelectorAll(".serving-launch-line")].map((e) => e.textContent),
+    chosen: (document.getElementById("serving-chosen") || {}).textContent,
+    points: Number(document.getElementById("serving-chart").dataset.points || 0),
+    canvas: !!document.querySelector("#serving-chart canvas"),
+    legend: (document.querySelector("#serving-chart .u-legend") || {}).textContent || "",
+    progress: document.getElementById("serving-progress").textContent,
+    hidden: ["memory", "machines", "why"].every((id) => document.getElementById(id).hidden) }));
+  const SERVE_HW = "H100 SXM 80GB";
+  const serveQ = { model: "Qwen/Qwen2.5-0.5B-Instruct", engine: "vllm", concurrency: "32", "input-len": "1000",
+                   "output-len": "256", "ttft-ms": "500", "tpot-ms": "50", hardware: SERVE_HW };
+  await page.goto(`${base}?${new URLSearchParams({ ...serveQ, task: "serve", lang: "en" })}`);
+  await settle(0);
+  for (const tab of ["#task-infer", "#task-serve"]) { // the tabs: away and back keeps the serving question
+    n = await done();
+    await page.click(tab);
+    await settle(n);
+  }
+  const serveCli = cli("plan", "Qwen/Qwen2.5-0.5B-Instruct", "--engine", "vllm", "--concurrency", "32", "--input-len", "1000",
+                       "--output-len", "256", "--ttft-ms", "500", "--tpot-ms", "50", "--hardware", SERVE_HW);
+  const sOrder = servingOrder(serveCli);
+  const sRow = serveCli.candidates[sOrder[0]];
+  let sv = await servingShown(page);
+  const en1 = (x, d) => new Intl.NumberFormat("en", { maximumFractionDigits: d }).format(x);
+  const enMs = (x) => en1(x, x >= 100 ? 0 : 1);
+  const r0 = sv.rows[0] || { cells: {} };
+  check(sv.hidden && sv.rows.length === sOrder.length && r0.index === sOrder[0]
+        && r0.cells.serve_instances === en1(sRow.serving.instances, 0) && r0.cells.gpus === en1(sRow.serving.gpus, 0)
+        && r0.cells.serve_users === en1(sRow.serving.users_carried, 0)
+        && r0.cells.serve_ttft_p50 === enMs(sRow.serving.ttft_ms.p50) && r0.cells.serve_ttft_p99 === enMs(sRow.serving.ttft_ms.p99)
+        && r0.cells.serve_tpot_p50 === enMs(sRow.serving.tpot_ms.p50) && r0.cells.serve_tpot_p99 === enMs(sRow.serving.tpot_ms.p99)
+        && r0.cells.serve_meets.startsWith(sRow.serving.meets_targets ? "yes" : "no"),
+        `serving: the row of ${SERVE_HW} is the CLI's (${JSON.stringify(r0.cells)})`);
+  check(sv.chosen === sRow.hardware && sv.launch.length > 0 && JSON.stringify(sv.launch) === JSON.stringify(Object.values(sRow.serving.launch)),
+        `serving: the chosen deployment's launch lines are the CLI's (${sv.launch.length}: ${sv.launch.find((l) => l.startsWith("vllm")) || "none"})`);
+  check(sv.canvas && sv.points >= 10 && sv.legend.includes("TTFT target") && sv.legend.includes("TPOT target") && sv.progress === "",
+        `serving: the chart of latency against load is drawn, with the targets (${sv.points} points)`);
+  const sUrl = await page.evaluate(() => location.search);
+  check(/task=serve/.test(sUrl) && /concurrency=32/.test(sUrl) && /ttft-ms=500/.test(sUrl), `serving: the question is in the URL: ${sUrl}`);
+  await shot("17-serving");
+  // A load that takes many nodes: vLLM's data-parallel lines for the head node and each other node.
+  const bigQ = { ...serveQ, "request-rate": "8000", "ttft-ms": "200", "tpot-ms": "10" };
+  delete bigQ.concurrency;
+  const bigCli = cli("plan", "Qwen/Qwen2.5-0.5B-Instruct", "--engine", "vllm", "--request-rate", "8000", "--input-len", "1000",
+                     "--output-len", "256", "--ttft-ms", "200", "--tpot-ms", "10", "--hardware", SERVE_HW);
+  const bRow = bigCli.candidates[servingOrder(bigCli)[0]];
+  for (const lang of ["ar", "zh"]) {
+    await page.goto(`${base}?${new URLSearchParams({ ...bigQ, task: "serve", lang })}`);
+    await settle(0);
+    sv = await servingShown(page);
+    check(JSON.stringify(sv.launch) === JSON.stringify(Object.values(bRow.serving.launch)) && sv.launch.some((l) => / --headless$/.test(l)),
+          `${lang} serving: ${bRow.serving.instances} instances over nodes, the CLI's launch lines (${sv.launch.length})`);
+    check(sv.canvas && sv.points > 0 && (sv.rows[0] || {}).index === servingOrder(bigCli)[0], `${lang} serving: the row and the chart are drawn`);
+    const leftServe = await english(page);
+    check(leftServe.length === 0, `${lang}: no English sentence outside names (serving)${leftServe.length ? `: ${leftServe.join(" | ")}` : ""}`);
+    await page.setViewport({ width: 390, height: 844 });
+    await new Promise((r) => setTimeout(r, 500)); // the chart redraws at the new width
+    check(await overflow(page) === 0, `${lang} serving at phone width (390 px): nothing wider than the screen`);
+    await shot(`17-serving-${lang}-phone`);
+    await page.setViewport({ width: 1400, height: 1800 });
+  }
+  check(errors.length === 0, `no errors in the serving pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
+
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose
   // browser says Chinese (then Arabic): navigator.languages and the locale as Chromium sets them
   // from its language settings (Accept-Language and the ICU locale, through the DevTools protocol).

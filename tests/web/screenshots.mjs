@@ -2,7 +2,8 @@
 // without a GPU) in English, Arabic and Chinese, at desktop and phone width.
 // Usage: node tests/web/screenshots.mjs build/llmplan docs   (npm ci --prefix tests/web first)
 // Writes docs/page-{en,ar,zh}-{desktop,phone}.png: the top of the page (the machine's answer, the
-// question and the memory), as a person first sees it.
+// question and the memory), as a person first sees it; and docs/page-serving-en-desktop.png, the
+// "serve many users" mode.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -37,6 +38,17 @@ try {
       console.log(file);
       await page.close();
     }
+  // The serving mode (issue 22): a small model on one named GPU, the load and the targets, the chart drawn.
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1400, height: 1400 });
+  const q = new URLSearchParams({ task: "serve", model: "Qwen/Qwen2.5-0.5B-Instruct", engine: "vllm", concurrency: "32",
+                                  "ttft-ms": "500", "tpot-ms": "50", hardware: "H100 SXM 80GB", lang: "en" });
+  await page.goto(`${base}?${q}`);
+  await page.waitForFunction(() => Number(document.body.dataset.done || 0) > 0 && document.body.dataset.busy === "0",
+                             { timeout: 60000 });
+  const file = path.join(out, "page-serving-en-desktop.png");
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(file);
 } finally {
   await browser.close();
   server.kill();

@@ -27,6 +27,9 @@ const questions = (process.env.WALK || "").split(";").filter(Boolean).map((q) =>
   { model: "Qwen/Qwen2.5-32B-Instruct", task: "train", method: "qlora" },
   { model: "meta-llama/Llama-3.1-405B-Instruct" },
   { model: "Qwen/Qwen3-30B-A3B", my: "describe", "my-kind": "mac", "my-chip": "Apple M3 Pro", "my-memory-gb": "36" },
+  { model: "meta-llama/Llama-3.1-8B-Instruct", task: "serve", engine: "vllm", "request-rate": "20", "ttft-ms": "500",
+    "tpot-ms": "50", hardware: "H100 SXM 80GB" },
+  { model: "meta-llama/Llama-3.1-8B-Instruct", task: "serve", engine: "sglang", concurrency: "64" },
 ]);
 const english = (p) => p.evaluate(() => {
   const out = [];

@@ -45,7 +45,7 @@
   }
 
   // ------------------------------------------------------------------ controls <-> options <-> URL
-  const panel = () => $(state.task === "train" ? "train-controls" : "infer-controls");
+  const panel = () => $(`${state.task}-controls`);
 
   function options() {
     const o = [];
@@ -72,13 +72,14 @@
   function readUrl() {
     const q = new URLSearchParams(location.search);
     if (q.get("model")) state.model = q.get("model");
-    if (q.get("task") === "train") state.task = "train";
+    if (["train", "serve"].includes(q.get("task"))) state.task = q.get("task");
     if (q.get("over")) state.over = q.get("over");
     if (q.get("machine")) state.machine = q.get("machine");
     const browser = (navigator.languages || [navigator.language]).map((l) => l.slice(0, 2));
     state.lang = q.get("lang") || browser.find((l) => I18N[l]) || "en";
     if (!I18N[state.lang]) state.lang = "en";
-    for (const input of (state.task === "train" ? $("train-controls") : $("infer-controls")).querySelectorAll("[data-opt]")) {
+    serving.readUrl(q);
+    for (const input of panel().querySelectorAll("[data-opt]")) {
       const v = q.get(input.dataset.opt);
       if (v === null) continue;
       input.value = v;
@@ -120,22 +121,29 @@
     writeUrl();
     const opts = options();
     try {
-      const [estimate, why, plan, mine] = await Promise.all([api("estimate", opts, ctl.signal),
-        api("why", opts, ctl.signal), api("plan", opts.concat(likeKinds(opts)), ctl.signal), askMine(opts, ctl.signal)]);
-      if (ctl.signal.aborted) return; // a newer update owns the page
-      // The chart's machine: the one chosen there, else the person's own (its GPU or chip when it is
-      // described), else the recommended one.
-      const machine = state.machine || chartMachine(mine) || (plan.recommendation && plan.recommendation.hardware) || "";
-      // The chart sweeps the context (or the batch) through values a prompt may not fit in: the
-      // prompt's length prices the first token, not the memory drawn against the context.
-      const sopts = opts.filter(([k]) => k !== "prompt").concat([["over", overOption()]]);
-      if (machine) sopts.push(["hardware", machine]);
-      const sweep = await api("sweep", sopts, ctl.signal);
-      if (ctl.signal.aborted) return;
-      last = { estimate, why, plan, sweep, mine };
-      $("error").hidden = true;
-      fillMachines(plan, machine);
-      render();
+      if (serving.active()) {
+        await serving.ask(opts, ctl.signal, render);
+        if (ctl.signal.aborted) return;
+        $("error").hidden = true;
+        render();
+      } else {
+        const [estimate, why, plan, mine] = await Promise.all([api("estimate", opts, ctl.signal),
+          api("why", opts, ctl.signal), api("plan", opts.concat(likeKinds(opts)), ctl.signal), askMine(opts, ctl.signal)]);
+        if (ctl.signal.aborted) return; // a newer update owns the page
+        // The chart's machine: the one chosen there, else the person's own (its GPU or chip when it is
+        // described), else the recommended one.
+        const machine = state.machine || chartMachine(mine) || (plan.recommendation && plan.recommendation.hardware) || "";
+        // The chart sweeps the context (or the batch) through values a prompt may not fit in: the
+        // prompt's length prices the first token, not the memory drawn against the context.
+        const sopts = opts.filter(([k]) => k !== "prompt").concat([["over", overOption()]]);
+        if (machine) sopts.push(["hardware", machine]);
+        const sweep = await api("sweep", sopts, ctl.signal);
+        if (ctl.signal.aborted) return;
+        last = { estimate, why, plan, sweep, mine };
+        $("error").hidden = true;
+        fillMachines(plan, machine);
+        render();
+      }
     } catch (e) {
       if (e.name === "AbortError") return;
       showError(e);
@@ -158,6 +166,8 @@
   // ------------------------------------------------------------------ drawing
   function render() {
     applyLanguage();
+    serving.showMode();
+    if (serving.active()) { serving.render(); return; }
     fillMinePicker();
     $("model-chosen").textContent = state.upload ? `${t("uploaded")}: ${state.upload.name}` : (last.estimate ? last.estimate.model.id : state.model);
     if (!last.estimate) return;
@@ -269,6 +279,8 @@
   const { readMine, myQuery, myName, myDevice, applyMachineDefaults, askMine, myCandidate, chartMachine, fillMinePicker,
           pickMine, renderMine, FIELD_IDS: MY_FIELD_IDS } =
     makeMine({ $, el, state, hardware, last: () => last, api, update, words: { t, iso, ltr, num, gib, say } });
+  // ------------------------------------------------------------------ serving many users (serving.js)
+  const serving = makeServing({ $, el, state, hardware, api, words: { t, iso, num, say, sayAll, usd } });
 
   // The groups a row belongs to: the library's answer kinds (a MacBook is a laptop and a Mac); this
   // machine, which has none, by its form.
@@ -442,6 +454,13 @@
   }
 
   // ------------------------------------------------------------------ wiring
+  function showTask() {
+    for (const task of ["infer", "train", "serve"]) {
+      $(`task-${task}`).setAttribute("aria-selected", String(state.task === task));
+      $(`${task}-controls`).hidden = state.task !== task;
+    }
+    serving.showMode();
+  }
   async function start() {
     try {
       await I18N_READY;
@@ -461,20 +480,16 @@
     }
     readUrl();
     applyLanguage();
-    $("task-infer").setAttribute("aria-selected", String(state.task === "infer"));
-    $("task-train").setAttribute("aria-selected", String(state.task === "train"));
-    $("infer-controls").hidden = state.task !== "infer";
-    $("train-controls").hidden = state.task !== "train";
+    showTask();
     $("over").value = state.over;
     $("model-search").value = state.model;
-    for (const input of document.querySelectorAll("[data-opt]")) input.addEventListener("input", update);
+    // A serving question is asked when a box is left (change), not at each keystroke: a whole-catalog
+    // serving plan is seconds of the server's CPU.
+    for (const input of document.querySelectorAll("[data-opt]")) input.addEventListener(input.closest("#serve-controls") ? "change" : "input", update);
     for (const b of document.querySelectorAll("[data-task]"))
       b.addEventListener("click", () => {
         state.task = b.dataset.task;
-        $("task-infer").setAttribute("aria-selected", String(state.task === "infer"));
-        $("task-train").setAttribute("aria-selected", String(state.task === "train"));
-        $("infer-controls").hidden = state.task !== "infer";
-        $("train-controls").hidden = state.task !== "train";
+        showTask();
         update();
       });
     $("lang").addEventListener("change", () => { state.lang = $("lang").value; writeUrl(); render(); });
@@ -499,7 +514,8 @@
       if (e.dataTransfer.files.length) upload(e.dataTransfer.files[0]);
     });
     $("file").addEventListener("change", () => { if ($("file").files.length) upload($("file").files[0]); });
-    window.addEventListener("resize", () => last.sweep && renderChart());
+    window.addEventListener("resize", () => (serving.active() ? serving.drawChart() : last.sweep && renderChart()));
+    serving.wire(update);
     try {
       const [m, h] = await Promise.all([api("models", []), api("hardware", [["list", "1"]])]);
       models = m.models;
@@ -508,6 +524,7 @@
       showError(e);
     }
     fillMinePicker();
+    serving.fillHardware();
     update();
   }
   start();
