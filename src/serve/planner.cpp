@@ -1,6 +1,7 @@
 // The deployment for a load (include/llmplan/serving.h, plan_serving): for one hardware row, search
 // tensor parallel x max-num-seqs x instances for the fewest GPUs (then the lowest cost) that carry the
 // load within the targets, each configuration priced by the step model and the scheduler simulation.
+#include "hardware/personal_memory.h"
 #include "llmplan/serving.h"
 #include "plan/detail.h"
 #include "serve/reprice.h"
@@ -44,12 +45,50 @@ std::uint64_t serving_ctx(const serving_context& c) {
     return c.ctx_given ? std::max(c.infer.ctx, need) : need;
 }
 
+/// llama-server's slots when --parallel is not given (tools/server/server.cpp, llama.cpp 2025-10 on:
+/// n_parallel < 0 is "auto", 4 slots sharing one unified KV cache).
+constexpr std::uint64_t llama_server_auto_slots = 4;
+/// Most slots the plan gives llama-server (a bound of the search, not a fitted value: 64 slots of one
+/// batch already take a 24 GB card's KV at a few thousand tokens each).
+constexpr std::uint64_t llama_server_max_slots = 64;
+
+/// llama.cpp: the KV cells the GPUs hold beyond everything else at one sequence's context (the cache
+/// llama-server allocates is -c cells shared by its --parallel slots; `-c` is the plan's to choose).
+std::optional<tp_option> prepare_llamacpp(const serving_context& c, const device_spec& d, inference_params p,
+                                          std::uint32_t tp) {
+    const model_desc& m = *c.model;
+    p.engine            = engine_kind::llama_cpp;
+    p.device            = detail::is_apple_silicon(d) ? device_kind::metal : device_kind::cuda;
+    auto e              = estimate_inference(m, p);
+    if (!e || e->kv_bytes_per_token == 0) return std::nullopt;
+    std::int64_t free = 0;
+    for (const auto& dev : e->devices) {
+        if (dev.kind == device_kind::cpu) continue;
+        free += static_cast<std::int64_t>(*d.memory_bytes) -
+                (dev.total_bytes() - static_cast<std::int64_t>(dev.parts.kv_cache));
+    }
+    if (free <= 0) return std::nullopt;
+    tp_option o;
+    o.tp                     = tp;
+    o.kv_capacity            = static_cast<std::uint64_t>(free) / e->kv_bytes_per_token;
+    const std::uint64_t need = c.request.input_len + c.request.output_len;
+    if (o.kv_capacity < need) return std::nullopt;
+    const std::uint64_t fit = std::min(o.kv_capacity / need, llama_server_max_slots);
+    // Slots for the load asked: one a user in flight where memory allows, else llama-server's own 4.
+    const std::uint64_t want =
+        c.request.concurrency ? static_cast<std::uint64_t>(std::ceil(*c.request.concurrency)) : llama_server_auto_slots;
+    o.default_seqs           = std::max<std::uint64_t>(1, std::min(fit, want));
+    o.batched_tokens         = p.n_batch; // llama-server -b: the tokens one llama_decode call takes
+    o.gpu_memory_utilization = 1.0;
+    o.shape                  = make_instance_shape(m, *e, c.infer, d, serving_engine::llamacpp, tp, 1);
+    if (o.shape.bandwidth <= 0 || o.shape.matmul_rate <= 0) return std::nullopt;
+    return o;
+}
+
 std::optional<tp_option> prepare(const serving_context& c, const device_spec& d, std::uint32_t tp) {
     const model_desc& m = *c.model;
     if (!tensor_parallel_divides_heads(m, tp)) return std::nullopt;
     inference_params p     = c.infer;
-    p.engine               = engine_kind::vllm; // the KV pool as vLLM sizes it at --gpu-memory-utilization
-    p.device               = device_kind::cuda;
     const std::uint32_t pp = std::max(1u, p.pipeline_parallel);
     p.gpus                 = tp * pp;
     p.batch                = 1;
@@ -57,7 +96,10 @@ std::optional<tp_option> prepare(const serving_context& c, const device_spec& d,
     p.prompt               = 0;
     if (!d.memory_bytes) return std::nullopt;
     p.device_memory_bytes = *d.memory_bytes;
-    auto e                = estimate_inference(m, p);
+    if (engine_of(c) == serving_engine::llamacpp) return pp == 1 ? prepare_llamacpp(c, d, p, tp) : std::nullopt;
+    p.engine = engine_kind::vllm; // the KV pool as vLLM sizes it at --gpu-memory-utilization
+    p.device = device_kind::cuda;
+    auto e   = estimate_inference(m, p);
     if (!e) return std::nullopt;
     tp_option o;
     o.tp          = tp;
@@ -83,10 +125,13 @@ sim_config config_for(const serving_context& c, const tp_option& o, std::uint64_
     s.max_num_seqs           = seqs;
     s.max_num_batched_tokens = std::max(o.batched_tokens, seqs);
     s.kv_capacity_tokens     = o.kv_capacity;
-    s.input_len              = c.request.input_len;
-    s.output_len             = c.request.output_len;
-    s.slo_percentile         = c.request.slo_percentile;
-    s.prefill_first          = engine_of(c) == serving_engine::sglang;
+    // llama-server allocates -c = slots x one request's context, no more (the plan's launch line).
+    if (engine_of(c) == serving_engine::llamacpp)
+        s.kv_capacity_tokens = std::min(o.kv_capacity, seqs * (c.request.input_len + c.request.output_len));
+    s.input_len      = c.request.input_len;
+    s.output_len     = c.request.output_len;
+    s.slo_percentile = c.request.slo_percentile;
+    s.prefill_first  = engine_of(c) == serving_engine::sglang;
     if (c.request.concurrency)
         s.concurrency = std::ceil(*c.request.concurrency / instances); // the busiest instance
     else
@@ -121,11 +166,24 @@ std::string limit_of(const sim_result& s) {
     return s.compute_share > 0.5 ? "compute" : "bandwidth";
 }
 
+/// A whole machine (a laptop, a desktop, a Mac, this machine) or a unified-memory chip (Apple, Strix
+/// Halo, GB10) is its own node: its GPUs are all an instance can shard over, and more GPUs are more
+/// machines (bought once each). A card goes into a server of `gpus_per_node`; a cloud instance is a
+/// node of its GPUs.
+bool whole_machine(const device_spec& d) {
+    return detail::is_personal_machine(d) || detail::is_apple_silicon(d) || d.unified_memory;
+}
+
+unsigned node_gpus(const device_spec& d) {
+    if (whole_machine(d)) return std::max(1u, d.gpu_count);
+    return d.gpu_count > 1 ? d.gpu_count : gpus_per_node;
+}
+
 std::optional<double> hourly(const serving_context& c, const device_spec& d, std::uint32_t gpus) {
     // A server runs round the clock: owned hardware is priced at full utilization.
     plan_options o          = c.plan;
     o.utilization           = 1.0;
-    const unsigned per_node = d.gpu_count > 1 ? d.gpu_count : gpus_per_node;
+    const unsigned per_node = node_gpus(d);
     const unsigned nodes    = (gpus + per_node - 1) / per_node;
     if (d.price_usd_per_hour) { // a cloud instance of gpu_count GPUs
         const unsigned machines = d.gpu_count > 0 ? (gpus + d.gpu_count - 1) / d.gpu_count : 1;
@@ -143,17 +201,22 @@ std::vector<std::pair<std::string, std::string>> launch_for(const serving_contex
     p.batch                     = f.max_num_seqs;
     p.ctx                       = serving_ctx(c);
     const unsigned per_instance = f.tensor_parallel * f.pipeline_parallel;
-    const unsigned per_node     = d.gpu_count > 1 ? d.gpu_count : gpus_per_node;
-    if (p.engine == engine_kind::llama_cpp) {
+    const unsigned per_node     = node_gpus(d);
+    if (engine_of(c) == serving_engine::llamacpp) {
+        p.engine = engine_kind::llama_cpp;
+        p.device = detail::is_apple_silicon(d) ? device_kind::metal : device_kind::cuda;
         // llama-server: --parallel slots share one context of -c tokens (ctx x slots).
         auto lines = detail::launch_lines(m, p, per_instance, 1, detail::has_bf16(d));
         for (auto& [k, v] : lines)
             if (k == "llama.cpp") out.emplace_back("llama.cpp", v + " --cont-batching");
         if (f.instances > 1)
-            out.emplace_back("llama.cpp instances",
-                             fmt::format("{} copies, one a GPU group (CUDA_VISIBLE_DEVICES), each on its own --port, "
-                                         "behind a load balancer",
-                                         f.instances));
+            out.emplace_back(
+                "llama.cpp instances",
+                whole_machine(d)
+                    ? fmt::format("{} machines, each running the line above, behind a load balancer", f.instances)
+                    : fmt::format("{} copies, one a GPU group (CUDA_VISIBLE_DEVICES), each on its own "
+                                  "--port, behind a load balancer",
+                                  f.instances));
         return out;
     }
     p.engine = engine_kind::vllm;
@@ -259,13 +322,16 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
     const bool fixed       = c.gpus_given;
     const bool burst       = r.request_rate && std::isinf(*r.request_rate);
 
-    // Tensor-parallel sizes to try.
+    // vLLM and SGLang run on CUDA, ROCm and TPU, not on Apple's GPU (vLLM's docs: Apple silicon runs its
+    // CPU backend only; SGLang has no Metal backend): a Mac serves with llama.cpp.
+    if (engine_of(c) != serving_engine::llamacpp && detail::is_apple_silicon(d)) return std::nullopt;
+    // Tensor-parallel sizes to try: up to a node's GPUs (a machine's own, or 8 cards in a server).
     std::vector<std::uint32_t> tps;
     if (r.tensor_parallel > 0)
         tps = {r.tensor_parallel};
     else
         for (std::uint32_t tp : {1u, 2u, 4u, 8u})
-            if (!fixed || c.infer.gpus % (tp * pp) == 0) tps.push_back(tp);
+            if ((!fixed || c.infer.gpus % (tp * pp) == 0) && tp * pp <= node_gpus(d)) tps.push_back(tp);
     std::vector<tp_option> opts;
     for (auto tp : tps)
         if (auto o = prepare(c, d, tp)) opts.push_back(std::move(*o));
@@ -293,13 +359,25 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
         std::vector<std::uint64_t> seq_opts;
         if (c.max_num_seqs_given || !targets)
             seq_opts = {c.max_num_seqs_given ? c.infer.max_num_seqs : o.default_seqs};
+        else if (engine_of(c) == serving_engine::llamacpp) // --parallel: the slots the memory holds, halved
+            for (std::uint64_t s = std::min(llama_server_max_slots, o.kv_capacity / (r.input_len + r.output_len));
+                 s >= 1; s /= 2)
+                seq_opts.push_back(s);
         else
             for (std::uint64_t s : {o.default_seqs, std::uint64_t{256}, std::uint64_t{128}, std::uint64_t{64},
                                     std::uint64_t{32}, std::uint64_t{16}})
                 if (s <= o.default_seqs && std::find(seq_opts.begin(), seq_opts.end(), s) == seq_opts.end())
                     seq_opts.push_back(s);
         const std::uint32_t per = o.tp * pp;
+        // The fewest instances a max-num-seqs of this size met with: another max-num-seqs is searched only
+        // where it meets with fewer (one try at one instance less), since more instances never carry less.
+        std::uint32_t met_with = 0;
         for (const auto seqs : seq_opts) {
+            if (met_with == 1) break;
+            if (met_with > 1 && !fixed && !(r.concurrency && !targets) && !burst) {
+                ++searched;
+                if (!evaluate(c, o, seqs, met_with - 1).meets) continue;
+            }
             auto consider = [&](std::uint32_t n, const evaluation& v) {
                 choice ch{&o, seqs, n, v, n * per, hourly(c, d, n * per)};
                 if (!best || better(ch, *best)) best = ch;
@@ -328,6 +406,18 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
                 }
                 return (waves - 1) * *pace_s / 2 * 1e3 > *r.ttft_ms;
             };
+            // A row that does not meet the targets even with the most instances (a prompt's own prefill or a
+            // single stream's token time past the target: load spread thinner does not help) is settled by
+            // that one try, not by stepping up to it (most of a whole-catalog serving plan's time).
+            if (!queued_past_ttft(max_instances)) {
+                auto at_max = evaluate(c, o, seqs, max_instances);
+                if (!at_max.meets) {
+                    ++searched;
+                    if (first_fail.empty()) first_fail = at_max.why;
+                    consider(max_instances, at_max);
+                    continue;
+                }
+            }
             // Fewest instances that meet: double, then bisect (more instances never carry less).
             std::uint32_t lo = 0, hi = 1;
             std::optional<evaluation> at_hi;
@@ -369,6 +459,7 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
                 }
             }
             consider(hi, *at_hi);
+            met_with = met_with ? std::min(met_with, hi) : hi;
         }
     }
     if (!best) return std::nullopt;
