@@ -236,23 +236,6 @@ const std::map<std::string, std::string>& known_misses() {
             for (const char* id : ids)
                 r[id] = why;
         };
-        add({"qwen1_readme_profiling#4"}, "Qwen-1.8B LoRA at 4096 sits 2 GiB above its 2048 and 8192 neighbours' trend "
-                                          "(table noise; the rows around it pass)");
-        add({"qwen1_readme_profiling#18", "qwen1_readme_profiling#19", "qwen1_readme_profiling#20",
-             "qwen1_readme_profiling#21", "qwen1_readme_profiling#44"},
-            "DeepSpeed ZeRO-3 full fine-tuning shows 25 bytes a parameter on one GPU (20 counted: bf16 params + fp32 "
-            "master, Adam, fp32 and bf16 grads, the live gathered params); the rest is not in DeepSpeed's documented "
-            "buffers");
-        add({"qwen1_readme_profiling#49", "qwen1_readme_profiling#50"},
-            "Qwen-7B LoRA on 4 GPUs (DeepSpeed ZeRO-2) at 4096-8192: 3-4 GiB a GPU above the allocations counted, "
-            "as the single-GPU 7B row at 4096 (-9.2%); inside the 12% tolerance but 10-11% under, since DeepSpeed's "
-            "reduce buffers are counted at their real 2 x 2e8 bf16 elements (0.75 GiB; before: 2 x the 143 M "
-            "adapter params in fp32, 1.07 GiB); the default trainer's reserve term covers them");
-        add({"qwen1_readme_profiling#56"}, "Qwen-14B LoRA at 8192: 11% under; the 7B and 1.8B rows at 8192 pass");
-        add({"qwen1_readme_profiling#63", "qwen1_readme_profiling#64"},
-            "Qwen-14B Int4 Q-LoRA at 256-512 tokens: 2.3-2.7 GiB more than the weights, adapter state and "
-            "auto-gptq's int32 unpacking transient; Qwen's finetune_qlora_single_gpu.sh runs DeepSpeed ZeRO-2 "
-            "(reduce buckets), which the case options do not carry");
         add({"torchtune_readme_memory#7"}, "Llama-3.1-405B QLoRA on 8 GPUs: the FSDP prefetch of a 405B layer is "
                                            "counted whole; torchtune's NF4 layers gather smaller: over-estimate");
         add({"ms_swift_benchmark#3", "ms_swift_benchmark#7", "ms_swift_benchmark#11"},
@@ -290,9 +273,6 @@ const std::map<std::string, std::string>& known_misses() {
             "ChatGLM3-6B grows 29.8 -> 66.8 GiB from 4096 to 8192 tokens (quadratic, as eager attention scores); "
             "its remote code calls SDPA with is_causal=True when the batch has no padding, and which kernel ran "
             "is not recorded");
-        add({"qwen_vl_readme_profiling#8", "qwen_vl_readme_profiling#9", "qwen_vl_readme_profiling#10"},
-            "Qwen-VL's finetune_qlora_single_gpu.sh runs --fp16 with DeepSpeed ZeRO-2 on one GPU (reduce buckets, "
-            "fp32 gradient partition); the case options carry no --zero");
         add({"litgpt_config_hub_finetune#3"},
             "gemma-2b/full.yaml: global batch 16 over 4 GPUs at micro-batch 1 accumulates 4 micro-steps under "
             "FSDP no_sync (unsharded gradients held); the case options carry no --grad-accum (--grad-accum 4: "
@@ -306,9 +286,6 @@ const std::map<std::string, std::string>& known_misses() {
             "LitGPT LoRA of small models (phi-2, TinyLlama, phi-1.5) at micro-batch 4-8: every frozen linear's input "
             "is "
             "counted, which torch's linear keeps only for a weight gradient: over-estimate");
-        add({"peft_docs_deepspeed_fsdp#0"},
-            "a percentage read off a W&B chart of the 80 GB card (64 GB = 80%): a device-level reading of a run "
-            "with unstated allocator settings");
         add({"torchtune_docs_memory#8"},
             "the baseline row of torchtune's memory table: no optimizer in backward and the full cross-entropy, "
             "which the recipe defaults the options select do not run");
