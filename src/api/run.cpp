@@ -129,6 +129,7 @@ void add_serving(plan_document& doc, const plan_request& q, const std::vector<co
     serving_context sc;
     sc.model                = &doc.estimate.model;
     sc.infer                = doc.estimate.infer;
+    sc.infer.gpus           = std::max(sc.infer.gpus, q.estimate.infer.gpus); // --gpus: the whole deployment
     sc.request              = q.serving;
     sc.gpus_given           = named(q.estimate, option_id::gpus);
     sc.max_num_seqs_given   = named(q.estimate, option_id::max_num_seqs);
@@ -168,6 +169,20 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     if (q.serving.on && !named(q.estimate, option_id::ctx))
         asked.infer.ctx = q.serving.input_len + q.serving.output_len;
     auto est = run_estimate(asked, sources, command_kind::plan);
+    // Serving: --gpus fixes the whole deployment (instances x tensor x pipeline parallel, the contract), so
+    // 32 GPUs of a model whose heads do not split 32 ways are several instances, and the memory estimate
+    // is one instance's: the largest tensor-parallel size of a node that divides both.
+    if (!est && q.serving.on && named(q.estimate, option_id::gpus) && q.serving.tensor_parallel == 0) {
+        const unsigned pp = std::max(1u, asked.infer.pipeline_parallel), all = q.estimate.infer.gpus;
+        for (unsigned tp : {8u, 4u, 2u, 1u}) {
+            if (tp * pp >= all || all % (tp * pp) != 0) continue;
+            asked.infer.gpus = tp * pp;
+            if (auto e = run_estimate(asked, sources, command_kind::plan)) {
+                est = std::move(e);
+                break;
+            }
+        }
+    }
     if (!est) return est.error();
     // Every GPU, Apple SoC, machine and cloud instance with known memory (or the ones named), plus
     // this machine.
