@@ -58,8 +58,11 @@ struct catalog_entry {
     std::string id;          ///< "Qwen/Qwen2.5-7B-Instruct"
     std::string alias;       ///< "qwen2.5-7b-instruct"
     std::string config_path; ///< embedded path, "models/Qwen--Qwen2.5-7B-Instruct/config.json"
-    catalog_source source;
 };
+
+/// Where a catalog entry's config came from: read from data/models/sources.json the first time it is
+/// asked (not at start: parsing it was a third of a catalog lookup's time, issue 24's start-up).
+const catalog_source& catalog_source_of(const catalog_entry& e);
 
 /// The built-in catalog (configs compiled into the binary from data/models/).
 const std::vector<catalog_entry>& catalog();

@@ -90,12 +90,13 @@ json hardware_json(const hardware_document& d) {
 json models_json(const models_document& d) {
     json rows = json::array();
     for (const auto& r : d.rows) {
-        auto j      = model_to_json(r.model);
-        j["alias"]  = r.entry.alias;
-        j["source"] = {
-            {"kind",     r.entry.source.kind    },
-            {"origin",   r.entry.source.origin  },
-            {"evidence", r.entry.source.evidence}
+        auto j             = model_to_json(r.model);
+        j["alias"]         = r.entry.alias;
+        const auto& source = catalog_source_of(r.entry);
+        j["source"]        = {
+                   {"kind",     source.kind    },
+                   {"origin",   source.origin  },
+                   {"evidence", source.evidence}
         };
         rows.push_back(std::move(j));
     }

@@ -50,10 +50,6 @@ catalog_source source_of(const nlohmann::json& sources, std::string_view folder)
 }
 
 std::vector<catalog_entry> build_catalog() {
-    nlohmann::json sources = nlohmann::json::object();
-    if (const auto* f = embedded("models/sources.json"))
-        sources = nlohmann::json::parse(f->text(), nullptr, /*allow_exceptions=*/false);
-    if (!sources.is_object()) sources = nlohmann::json::object();
     std::vector<catalog_entry> out;
     std::set<std::string, std::less<>> seen;
     constexpr std::string_view prefix = "models/";
@@ -72,7 +68,6 @@ std::vector<catalog_entry> build_catalog() {
         e.id          = std::string(folder.substr(0, sep)) + "/" + std::string(folder.substr(sep + 2));
         e.alias       = lower(folder.substr(sep + 2));
         e.config_path = std::string(prefix) + std::string(folder) + "/config.json";
-        e.source      = source_of(sources, folder);
         out.push_back(std::move(e));
     }
     // By lower-cased id, each lowered once (not twice per comparison).
@@ -99,6 +94,28 @@ const detail::embedded_file* embedded(std::string_view path) {
 const std::vector<catalog_entry>& catalog() {
     static const std::vector<catalog_entry> c = build_catalog();
     return c;
+}
+
+const catalog_source& catalog_source_of(const catalog_entry& e) {
+    // Every entry's source, by config path, built once on first use (thread-safe static).
+    static const auto by_path = [] {
+        nlohmann::json sources = nlohmann::json::object();
+        if (const auto* f = embedded("models/sources.json"))
+            sources = nlohmann::json::parse(f->text(), nullptr, /*allow_exceptions=*/false);
+        if (!sources.is_object()) sources = nlohmann::json::object();
+        std::map<std::string, catalog_source, std::less<>> m;
+        constexpr std::string_view prefix = "models/", suffix = "/config.json";
+        for (const auto& c : catalog()) {
+            std::string_view folder = c.config_path;
+            folder.remove_prefix(prefix.size());
+            folder.remove_suffix(suffix.size());
+            m.emplace(c.config_path, source_of(sources, folder));
+        }
+        return m;
+    }();
+    static const catalog_source none;
+    const auto it = by_path.find(e.config_path);
+    return it == by_path.end() ? none : it->second;
 }
 
 const catalog_entry* find_in_catalog(std::string_view name) {

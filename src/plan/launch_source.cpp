@@ -81,7 +81,7 @@ std::string ollama_model(const model_desc& m, const std::string& file) {
 std::string ollama_library_tag(const model_desc& m, std::string_view gguf_ftype) {
     if (m.from_gguf || m.origin.kind != "catalog" || gguf_ftype.empty()) return {};
     for (const auto& r : ollama_names()) {
-        if (lower(r.hf_id) != lower(m.id) || lower(r.quant) != lower(gguf_ftype)) continue;
+        if (!iequals(r.hf_id, m.id) || !iequals(r.quant, gguf_ftype)) continue; // no copies: once a plan row
         return r.size.empty() ? std::string(r.family) : fmt::format("{}:{}", r.family, r.size);
     }
     return {};
@@ -94,7 +94,7 @@ std::string known_gguf_repo_tag(const model_desc& m, std::string_view gguf_ftype
     for (char& c : want)
         if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     for (std::size_t r = 0; r < t->rows.size(); ++r) {
-        if (lower(t->get(r, "hf_id")) != lower(m.id)) continue;
+        if (!iequals(t->get(r, "hf_id"), m.id)) continue;
         const std::string quants = fmt::format(" {} ", t->get(r, "quants")); // space-separated
         if (quants.find(fmt::format(" {} ", want)) != std::string::npos)
             return fmt::format("{}:{}", t->get(r, "gguf_repo"), want);

@@ -22,25 +22,26 @@ TEST(catalog, every_entry_loads) {
 TEST(catalog, every_entry_has_a_source) {
     int seed = 0;
     for (const auto& e : catalog()) {
-        ASSERT_FALSE(e.source.kind.empty()) << e.id << " has no row in data/models/sources.json";
-        if (e.source.kind == "seed")
+        ASSERT_FALSE(catalog_source_of(e).kind.empty()) << e.id << " has no row in data/models/sources.json";
+        if (catalog_source_of(e).kind == "seed")
             ++seed;
         else
-            EXPECT_FALSE(e.source.origin.empty()) << e.id;
-        if (e.source.kind == "sibling") EXPECT_NE(find_in_catalog(e.source.origin), nullptr) << e.id;
+            EXPECT_FALSE(catalog_source_of(e).origin.empty()) << e.id;
+        if (catalog_source_of(e).kind == "sibling")
+            EXPECT_NE(find_in_catalog(catalog_source_of(e).origin), nullptr) << e.id;
     }
     EXPECT_LE(seed, 3);
     // SOURCES.md, round 1: Qwen2.5-7B-Instruct is sophgo/LLM-TPU's copy at cc4c194.
     const auto* q = find_in_catalog("Qwen/Qwen2.5-7B-Instruct");
     ASSERT_NE(q, nullptr);
-    EXPECT_EQ(q->source.kind, "copy");
-    EXPECT_EQ(q->source.origin,
+    EXPECT_EQ(catalog_source_of(*q).kind, "copy");
+    EXPECT_EQ(catalog_source_of(*q).origin,
               "sophgo/LLM-TPU models/Qwen2_5/config/config.json @ cc4c19410e3d30bf962f3e3097111b93f4da7b84");
     // Round 3: Qwen2.5-72B-Instruct shares Qwen2.5-72B's config (both totals 72,706,203,648).
     const auto* i72 = find_in_catalog("Qwen/Qwen2.5-72B-Instruct");
     ASSERT_NE(i72, nullptr);
-    EXPECT_EQ(i72->source.kind, "sibling");
-    EXPECT_EQ(i72->source.origin, "Qwen/Qwen2.5-72B");
+    EXPECT_EQ(catalog_source_of(*i72).kind, "sibling");
+    EXPECT_EQ(catalog_source_of(*i72).origin, "Qwen/Qwen2.5-72B");
 }
 
 // Qwen2.5-1.5B-Instruct shares Qwen2.5-1.5B's shapes (both Hub totals 1,543,714,304) but its own
