@@ -28,19 +28,24 @@ json latency_json(const std::optional<latency_stats>& l) {
 }
 
 /// The order a person reads: deployments that meet the targets first, then by cost a month (rows
-/// without a price after), then by GPUs.
+/// without a price after), then by GPUs. With --concurrency and no targets every deployment is one
+/// instance holding the same users, and a slow one carries them only by queueing them (a first
+/// token after half a minute): there the cost of a million output tokens ranks them, which is the
+/// month's cost over what the deployment delivers.
 std::vector<std::size_t> reading_order(const plan_document& d) {
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < d.serving.size(); ++i)
         if (d.serving[i]) idx.push_back(i);
+    const auto& q         = d.serving_question;
+    const bool per_output = q.concurrency && !q.ttft_ms && !q.tpot_ms;
     std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
         const auto& x = *d.serving[a];
         const auto& y = *d.serving[b];
         if (x.meets_targets != y.meets_targets) return x.meets_targets;
-        if (x.cost_per_month_usd.has_value() != y.cost_per_month_usd.has_value())
-            return x.cost_per_month_usd.has_value();
-        if (x.cost_per_month_usd && y.cost_per_month_usd && *x.cost_per_month_usd != *y.cost_per_month_usd)
-            return *x.cost_per_month_usd < *y.cost_per_month_usd;
+        const auto& cx = per_output ? x.cost_per_million_output_tokens_usd : x.cost_per_month_usd;
+        const auto& cy = per_output ? y.cost_per_million_output_tokens_usd : y.cost_per_month_usd;
+        if (cx.has_value() != cy.has_value()) return cx.has_value();
+        if (cx && cy && *cx != *cy) return *cx < *cy;
         return x.gpus < y.gpus;
     });
     return idx;
@@ -104,6 +109,8 @@ void add_serving_json(json& plan, const plan_document& d) {
                 cands[i]["launch"]["serving " + k] = v;
     }
     const auto order = reading_order(d);
+    // The rows in the order the text table reads them (the page shows them so, without sorting again).
+    plan["serving_order"] = order;
     if (!order.empty() && d.serving[order.front()]->meets_targets)
         plan["serving_choice"] = {
             {"hardware", d.plan.candidates[order.front()].hardware},

@@ -58,19 +58,10 @@ function makeServing({ $, el, state, hardware, api, words }) {
   }
 
   // ------------------------------------------------------------------ the API
-  // The order the CLI's text table reads (src/report/serving_report.cpp, reading_order): deployments
-  // that meet the targets first, then by cost a month (rows without a price after), then by GPUs.
+  // The order the CLI's text table reads: the library sends it (plan.serving_order, from
+  // src/report/serving_report.cpp's reading_order), so the page does not sort again.
   function readingOrder(plan) {
-    const idx = plan.candidates.map((c, i) => i).filter((i) => plan.candidates[i].serving);
-    const s = (i) => plan.candidates[i].serving;
-    return idx.sort((a, b) => {
-      const x = s(a), y = s(b);
-      if (x.meets_targets !== y.meets_targets) return x.meets_targets ? -1 : 1;
-      const px = x.cost_per_month_usd !== null, py = y.cost_per_month_usd !== null;
-      if (px !== py) return px ? -1 : 1;
-      if (px && x.cost_per_month_usd !== y.cost_per_month_usd) return x.cost_per_month_usd - y.cost_per_month_usd;
-      return x.gpus - y.gpus || a - b;
-    });
+    return (plan.serving_order || []).filter((i) => plan.candidates[i] && plan.candidates[i].serving);
   }
 
   // The loads the chart asks at: whole requests in flight, or rates to three significant digits.
