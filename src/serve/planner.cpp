@@ -45,8 +45,9 @@ std::uint64_t serving_ctx(const serving_context& c) {
     return c.ctx_given ? std::max(c.infer.ctx, need) : need;
 }
 
-/// llama-server's slots when --parallel is not given (tools/server/server.cpp, llama.cpp 2025-10 on:
-/// n_parallel < 0 is "auto", 4 slots sharing one unified KV cache).
+/// llama-server's slots when --parallel is not given (ggml-org/llama.cpp tools/server/server.cpp, as
+/// read 2026-12-06: common/arg.cpp sets n_parallel = -1 for the server, and n_parallel < 0 is "auto",
+/// 4 slots sharing one unified KV cache; an explicit --parallel N splits -c into N slots of -c / N).
 constexpr std::uint64_t llama_server_auto_slots = 4;
 /// Most slots the plan gives llama-server (a bound of the search, not a fitted value: 64 slots of one
 /// batch already take a 24 GB card's KV at a few thousand tokens each).
