@@ -110,6 +110,18 @@ std::string deepspeed_config_json(const training_params& p, std::uint64_t hidden
 /// own context): about 0.5 GiB a GPU, outside PyTorch's allocator (in nvidia-smi's figure only).
 inline constexpr std::uint64_t nccl_bytes = std::uint64_t{512} << 20;
 
+/// The runtime outside a training step's allocated peak (training_runtime.cpp).
+struct training_runtime {
+    std::uint64_t slack_bytes       = 0;     ///< the allocator's cached blocks, the reserve included
+    std::uint64_t reclaimable_bytes = 0;     ///< the part the allocator frees before an out-of-memory error
+    bool capped                     = false; ///< the reserve stopped at the GPU's memory
+};
+/// Sets g.overhead (CUDA context, allocator slack and reserve, NCCL when gpus > 1) from the step's
+/// largest transient, the optimizer step's excess over the activations and, when known, the GPU's
+/// memory (the reserve never grows past it).
+training_runtime add_training_runtime(memory_parts& g, batch_lengths lengths, std::uint64_t transient_bytes,
+                                      std::uint64_t step_excess, std::uint64_t gpus, std::uint64_t device_memory_bytes);
+
 /// DeepSpeed / FSDP knobs the estimate assumes; the config above writes the same values.
 inline constexpr std::uint64_t ds_bucket_elements =
     200'000'000; // reduce/allgather bucket (Qwen's ds_config_zero2.json: 2e8)

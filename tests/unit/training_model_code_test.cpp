@@ -56,16 +56,22 @@ TEST(TrainingModelCode, Baichuan2_13bKeepsItsAlibiBiasDense) {
     EXPECT_EQ(detail::estimate_activations(m7, p, *h, nullptr, false).bias_bytes, 0u);
 }
 
+/// LoRA on a quantized checkpoint as ms-swift runs it (fp16 autocast, 1024 tokens, micro-batch 1).
+training_params quantized_lora(weight_format f) {
+    auto p           = lora("ms-swift", 1024, 1);
+    p.method         = train_method::qlora;
+    p.precision      = train_precision::fp16_mixed;
+    p.weights.format = f;
+    return p;
+}
+
 TEST(TrainingModelCode, GptqLinearsKeepTheirDequantizedWeight) {
     // Qwen2.5-7B, one decoder layer's linears: q 3584x3584, k and v 3584x512, o 3584x3584, gate and up
     // 3584x18944, down 18944x3584 = 3584 x 8192 + 3 x 3584 x 18944 = 233,046,016 weights, 466,092,032 B in
     // fp16 (0.43 GiB); 28 layers: 13,050,576,896 B (12.15 GiB).
-    const auto m     = catalog_model("Qwen/Qwen2.5-7B-Instruct");
-    auto p           = lora("ms-swift", 1024, 1);
-    p.method         = train_method::qlora;
-    p.precision      = train_precision::fp16_mixed;
-    p.weights.format = weight_format::gptq_int4;
-    auto e           = estimate_training(m, p);
+    const auto m = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    auto p       = quantized_lora(weight_format::gptq_int4);
+    auto e       = estimate_training(m, p);
     ASSERT_TRUE(e);
     EXPECT_TRUE(has_note(*e, "autograd keeps that copy for the input gradient (0.43 GiB, the recomputed layer's)"));
     p.grad_checkpointing = false;
@@ -93,12 +99,9 @@ TEST(TrainingModelCode, GptqUnpacksThroughInt32) {
     // Qwen2.5-7B's largest quantized matrix is gate/up/down, 3584 x 18944 = 67,895,296 weights (lm_head stays
     // 16-bit in GPTQ checkpoints): 339,476,480 B for 4-bit, 407,371,776 B for 8-bit; NF4 keeps the 2 B of
     // its fp16 dequantized copy (135,790,592 B).
-    const auto m     = catalog_model("Qwen/Qwen2.5-7B-Instruct");
-    auto p           = lora("ms-swift", 1024, 1);
-    p.method         = train_method::qlora;
-    p.precision      = train_precision::fp16_mixed;
-    p.weights.format = weight_format::gptq_int4;
-    auto e           = estimate_training(m, p);
+    const auto m = catalog_model("Qwen/Qwen2.5-7B-Instruct");
+    auto p       = quantized_lora(weight_format::gptq_int4);
+    auto e       = estimate_training(m, p);
     ASSERT_TRUE(e);
     EXPECT_EQ(e->devices[0].parts.compute, 339'476'480u);
     p.weights.format = weight_format::gptq_int8;

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { englishLeft } from "./page_tools.mjs";
 
 const [llmplan, shots, configPath] = process.argv.slice(2);
 const CHROMIUM = process.env.LLMPLAN_CHROMIUM || "/usr/bin/chromium";
@@ -177,20 +178,8 @@ try {
   check(errors.length === 0, `no errors in the page's console${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // ------------------------------------------------------------------ issue 25: the person's machine
-  // English left in a page that reads in another language: two lowercase English words in a row in a
-  // text node outside names (models, machines, engines: class "name"), commands (pre, code) and the
-  // pickers of machine names. Words with digits or dots (q4_k_m, config.json) are names, not words.
-  const english = (p) => p.evaluate(() => {
-    const out = [];
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    while (walk.nextNode()) {
-      const n = walk.currentNode;
-      if (n.parentElement.closest("pre, code, script, style, .name, select.names, [hidden]")) continue;
-      const text = n.textContent.replace(/\S*[\d_.:/]\S*/g, " ");
-      if (/\b[a-z]{3,}\b[\s,();:]+\b[a-z]{3,}\b/.test(text)) out.push(n.textContent.trim().slice(0, 120));
-    }
-    return out;
-  });
+  // English left outside names (page_tools.mjs).
+  const english = (p) => englishLeft(p, 120);
   const overflow = (p) => p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   const LAPTOP = "Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)";
 

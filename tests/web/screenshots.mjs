@@ -4,24 +4,16 @@
 // Writes docs/page-{en,ar,zh}-{desktop,phone}.png: the top of the page (the machine's answer, the
 // question and the memory), as a person first sees it; and docs/page-serving-en-desktop.png, the
 // "serve many users" mode.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { launchChromium, startServe } from "./page_tools.mjs";
 
 const [llmplan, out] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
 const puppeteer = require("puppeteer-core");
-const server = spawn(llmplan, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const base = await new Promise((resolve, reject) => {
-  let text = "";
-  server.stdout.on("data", (b) => { text += b; const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//); if (m) resolve(m[0]); });
-  server.on("exit", (code) => reject(new Error(`llmplan serve exited with ${code}`)));
-});
-const profile = mkdtempSync(path.join(tmpdir(), "llmplan-shots-"));
-const browser = await puppeteer.launch({ executablePath: process.env.LLMPLAN_CHROMIUM || "/usr/bin/chromium", headless: true,
-  args: ["--no-sandbox", "--disable-gpu", `--user-data-dir=${profile}`] });
+const { server, base } = await startServe(llmplan);
+const { browser, profile } = await launchChromium(puppeteer, "llmplan-shots-");
 const laptop = "Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)";
 try {
   for (const lang of ["en", "ar", "zh"])

@@ -1,23 +1,14 @@
 // A walk over the page's answers in Arabic and Chinese that lists English left outside names (the
 // browser test's check, over more questions): node tests/web/walk_english.mjs LLMPLAN_BINARY
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { englishLeft, launchChromium, startServe } from "./page_tools.mjs";
 
 const [llmplan] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
 const puppeteer = require("puppeteer-core");
-const server = spawn(llmplan, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const base = await new Promise((resolve, reject) => {
-  let text = "";
-  server.stdout.on("data", (b) => { text += b; const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//); if (m) resolve(m[0]); });
-  server.on("exit", (code) => reject(new Error(`llmplan serve exited with ${code}`)));
-});
-const profile = mkdtempSync(path.join(tmpdir(), "llmplan-walk-"));
-const browser = await puppeteer.launch({ executablePath: process.env.LLMPLAN_CHROMIUM || "/usr/bin/chromium", headless: true,
-  args: ["--no-sandbox", "--disable-gpu", `--user-data-dir=${profile}`] });
+const { server, base } = await startServe(llmplan);
+const { browser, profile } = await launchChromium(puppeteer, "llmplan-walk-");
 const laptop = "Thin-and-light, 16GB RAM, no discrete GPU (Core Ultra 7 155H class)";
 const questions = (process.env.WALK || "").split(";").filter(Boolean).map((q) => Object.fromEntries(new URLSearchParams(q))).concat(process.env.WALK ? [] : [
   { model: "Qwen/Qwen2.5-7B-Instruct", my: `row:${laptop}`, device: "cpu", engine: "llama.cpp", weights: "q4_k_m" },
@@ -31,17 +22,7 @@ const questions = (process.env.WALK || "").split(";").filter(Boolean).map((q) =>
     "tpot-ms": "50", hardware: "H100 SXM 80GB" },
   { model: "meta-llama/Llama-3.1-8B-Instruct", task: "serve", engine: "sglang", concurrency: "64" },
 ]);
-const english = (p) => p.evaluate(() => {
-  const out = [];
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walk.nextNode()) {
-    const n = walk.currentNode;
-    if (n.parentElement.closest("pre, code, script, style, .name, select.names, [hidden]")) continue;
-    const text = n.textContent.replace(/\S*[\d_.:/]\S*/g, " ");
-    if (/\b[a-z]{3,}\b[\s,();:]+\b[a-z]{3,}\b/.test(text)) out.push(n.textContent.trim().slice(0, 300));
-  }
-  return out;
-});
+const english = (p) => englishLeft(p, 300);
 const seen = new Set();
 try {
   for (const lang of ["ar", "zh"])
