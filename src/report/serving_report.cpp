@@ -139,23 +139,26 @@ std::string serving_text(const plan_document& d) {
     const auto order = reading_order(d);
     if (order.empty()) return out + "No row can serve it (memory or bandwidth unknown, or the model does not fit).\n";
     const std::string tail = fmt::format("p{:g}", q.slo_percentile);
-    out += fmt::format("{:<32} {:>5} {:>4} {:>4} {:>8} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n", "hardware",
-                       "inst", "TP", "GPUs", "users", "TTFT p50", "TTFT " + tail, "TPOT p50", "TPOT " + tail, "$/month",
-                       "$/Mtok out", "$/Mtok all", "meets / limit");
+    out += fmt::format("{:<32} {:>5} {:>4} {:>4} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n",
+                       "hardware", "inst", "TP", "GPUs", "users", "out tok/s", "TTFT p50", "TTFT " + tail, "TPOT p50",
+                       "TPOT " + tail, "$/month", "$/Mtok out", "$/Mtok all", "meets / limit");
     std::size_t shown = 0;
     for (const auto i : order) {
         if (++shown > std::max<std::size_t>(d.top, 1)) break;
         const auto& f    = *d.serving[i];
         std::string name = d.plan.candidates[i].hardware;
         if (name.size() > 32) name = name.substr(0, 31) + "~";
-        out += fmt::format("{:<32} {:>5} {:>4} {:>4} {:>8.0f} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n", name,
-                           f.instances, f.tensor_parallel, f.gpus, f.users_carried, ms_text(f.ttft_ms, false),
-                           ms_text(f.ttft_ms, true), ms_text(f.tpot_ms, false), ms_text(f.tpot_ms, true),
-                           usd(f.cost_per_month_usd, false), usd(f.cost_per_million_output_tokens_usd, true),
-                           usd(f.cost_per_million_input_tokens_usd, true),
-                           fmt::format("{} / {}", f.meets_targets ? "yes" : "no", f.binding));
+        out += fmt::format(
+            "{:<32} {:>5} {:>4} {:>4} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n", name, f.instances,
+            f.tensor_parallel, f.gpus, f.users_carried > 0 ? fmt::format("{:.0f}", f.users_carried) : std::string("-"),
+            f.output_tokens_per_s ? fmt::format("{:.0f}", *f.output_tokens_per_s) : std::string("-"),
+            ms_text(f.ttft_ms, false), ms_text(f.ttft_ms, true), ms_text(f.tpot_ms, false), ms_text(f.tpot_ms, true),
+            usd(f.cost_per_month_usd, false), usd(f.cost_per_million_output_tokens_usd, true),
+            usd(f.cost_per_million_input_tokens_usd, true),
+            fmt::format("{} / {}", f.meets_targets ? "yes" : "no", f.binding));
     }
-    out += "Latencies in milliseconds; users = requests in flight the deployment holds; $/Mtok all = the cost over "
+    out += "Latencies in milliseconds; users = requests in flight the deployment holds; out tok/s = the output "
+           "tokens a second it delivers, all users together; $/Mtok all = the cost over "
            "prompt and output tokens together. Not modelled: speculative decoding, prefix-cache hits, LoRA adapters, "
            "disaggregated prefill.\n";
     const auto& best = *d.serving[order.front()];

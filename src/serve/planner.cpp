@@ -513,6 +513,8 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
         f.users_carried = b.v.carried ? *r.concurrency : s.mean_running * n;
     else if (f.ttft_ms && f.tpot_ms)
         f.users_carried = f.request_rate * (f.ttft_ms->mean + f.tpot_ms->mean * (O - 1)) / 1e3;
+    else // past capacity (or every request at once): the sequences its steps hold, the rest wait
+        f.users_carried = s.mean_running * n;
 
     const std::uint32_t per = f.tensor_parallel * f.pipeline_parallel;
     f.reasons.push_back(fmt::format("{} instance{} of {} GPU{} (tensor parallel {}{}), {} sequences a step at most, "

@@ -161,6 +161,22 @@ TEST(ServingPlanner, MoreGpusNeverLowerCapacity) {
     }
 }
 
+// Every request at once (`--request-rate inf`): no first-token time (the queue is the run's length), but
+// the users it holds are the sequences its steps run, never none (the text table printed 0 before).
+TEST(ServingPlanner, SaturatedLoadSaysHowManyUsersItHolds) {
+    const auto m  = test::catalog_model("meta-llama/Llama-3.1-8B-Instruct");
+    const auto& d = test::hardware_row("H100 SXM 80GB");
+    serving_request r;
+    r.on           = true;
+    r.request_rate = std::numeric_limits<double>::infinity();
+    const auto f   = plan_serving(context_for(m, r), d);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_FALSE(f->ttft_ms.has_value());
+    EXPECT_GT(f->users_carried, 0);
+    EXPECT_DOUBLE_EQ(f->users_carried, f->concurrency);
+    EXPECT_LE(f->users_carried, double(f->max_num_seqs) * f->instances);
+}
+
 TEST(ServingPlanner, TargetsAreMetWithTheFewestGpus) {
     const auto m  = test::catalog_model("meta-llama/Llama-3.1-8B-Instruct");
     const auto& d = test::hardware_row("H100 SXM 80GB");

@@ -364,6 +364,7 @@ try {
   check(sv.hidden && sv.rows.length === sOrder.length && r0.index === sOrder[0]
         && r0.cells.serve_instances === en1(sRow.serving.instances, 0) && r0.cells.gpus === en1(sRow.serving.gpus, 0)
         && r0.cells.serve_users === en1(sRow.serving.users_carried, 0)
+        && r0.cells.serve_out_tps === en1(sRow.serving.output_tokens_per_s, 0)
         && r0.cells.serve_ttft_p50 === enMs(sRow.serving.ttft_ms.p50) && r0.cells.serve_ttft_p99 === enMs(sRow.serving.ttft_ms.p99)
         && r0.cells.serve_tpot_p50 === enMs(sRow.serving.tpot_ms.p50) && r0.cells.serve_tpot_p99 === enMs(sRow.serving.tpot_ms.p99)
         && r0.cells.serve_meets.startsWith(sRow.serving.meets_targets ? "yes" : "no"),
@@ -396,6 +397,28 @@ try {
     await shot(`17-serving-${lang}-phone`);
     await page.setViewport({ width: 1400, height: 1800 });
   }
+  // Every request at once (`--request-rate inf`): the load box goes, the row is the CLI's saturated
+  // answer (its throughput and the users its steps hold), there is no load to chart, and the link keeps it.
+  const burstQ = { ...serveQ, "request-rate": "inf" };
+  delete burstQ.concurrency;
+  delete burstQ["ttft-ms"];
+  delete burstQ["tpot-ms"];
+  await page.goto(`${base}?${new URLSearchParams({ ...burstQ, task: "serve", lang: "en" })}`);
+  await settle(0);
+  const burstCli = cli("plan", "Qwen/Qwen2.5-0.5B-Instruct", "--engine", "vllm", "--request-rate", "inf", "--input-len", "1000",
+                       "--output-len", "256", "--hardware", SERVE_HW);
+  const uRow = burstCli.candidates[servingOrder(burstCli)[0]];
+  sv = await servingShown(page);
+  const burstSeen = await page.evaluate(() => ({ kind: document.getElementById("serve-load-kind").value,
+    loadHidden: document.getElementById("serve-load").closest("label").hidden,
+    note: document.getElementById("serving-chart-note").textContent, url: location.search }));
+  const u0 = sv.rows[0] || { cells: {} };
+  check(burstSeen.kind === "burst" && burstSeen.loadHidden && u0.index === servingOrder(burstCli)[0]
+        && u0.cells.serve_out_tps === en1(uRow.serving.output_tokens_per_s, 0) && u0.cells.serve_users === en1(uRow.serving.users_carried, 0)
+        && uRow.serving.users_carried > 0 && u0.cells.serve_ttft_p50 === "–",
+        `serving every request at once: the CLI's saturated row (${JSON.stringify(u0.cells)})`);
+  check(!sv.canvas && burstSeen.note.length > 0 && /request-rate=inf/.test(burstSeen.url),
+        `serving every request at once: no load to chart, said so, and the link keeps it (${burstSeen.url})`);
   check(errors.length === 0, `no errors in the serving pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose

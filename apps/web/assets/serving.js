@@ -17,6 +17,9 @@ function makeServing({ $, el, state, hardware, api, words }) {
   // Rows of the table, as the CLI's text (`plan --top`, 15 by default); the JSON has them all.
   const TOP = 15;
   const LOAD_OPTS = ["concurrency", "request-rate"];
+  // "Every request at once" is `--request-rate inf` (cli-contract.md: the saturated throughput): the
+  // number box goes away and a hidden field carries "inf" under the option's name.
+  const BURST = "burst";
   // What fixes the deployment for the chart's points (cli-contract.md "Serving at load").
   const FIXED = ["hardware", "gpus", "tensor-parallel", "pipeline-parallel", "max-num-seqs", "max-num-batched-tokens"];
   let data = null; // { plan, order, choice, points: [{ load, serving | error }], phase, done, all, started }
@@ -28,10 +31,22 @@ function makeServing({ $, el, state, hardware, api, words }) {
   const loadKind = () => $("serve-load-kind").value;
 
   // ------------------------------------------------------------------ controls and the URL
-  function readUrl(q) {
-    const kind = q.get("request-rate") !== null ? "request-rate" : "concurrency";
+  function setKind(kind) {
     $("serve-load-kind").value = kind;
-    $("serve-load").dataset.opt = kind;
+    const burst = kind === BURST;
+    const load = $("serve-load");
+    if (burst) {
+      load.removeAttribute("data-opt");
+      $("serve-burst").dataset.opt = "request-rate";
+    } else {
+      load.dataset.opt = kind;
+      $("serve-burst").removeAttribute("data-opt");
+    }
+    load.closest("label").hidden = burst;
+  }
+  function readUrl(q) {
+    const rate = q.get("request-rate");
+    setKind(rate === "inf" ? BURST : rate !== null ? "request-rate" : "concurrency");
     pendingHardware = q.get("hardware") || "";
   }
   function fillHardware() {
@@ -48,7 +63,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
     if (Object.keys(hardware).length) pendingHardware = "";
   }
   function wire(update) {
-    $("serve-load-kind").addEventListener("change", () => { $("serve-load").dataset.opt = loadKind(); update(); });
+    $("serve-load-kind").addEventListener("change", () => { setKind(loadKind()); update(); });
   }
   // The serving card in place of the others (the memory, the machines for one request, the formulas).
   function showMode() {
@@ -71,7 +86,9 @@ function makeServing({ $, el, state, hardware, api, words }) {
   }
 
   async function ask(opts, signal, redraw) {
-    const asked = Number((opts.find(([k]) => LOAD_OPTS.includes(k)) || [])[1]);
+    const loadValue = (opts.find(([k]) => LOAD_OPTS.includes(k)) || [])[1];
+    const burst = loadValue === "inf";
+    const asked = burst ? Infinity : Number(loadValue);
     data = { plan: null, order: [], choice: null, points: [], phase: "plan", done: 0, all: 0, started: Date.now(), asked };
     if (!(asked > 0)) { // no load: nothing to ask the library
       Object.assign(data, { plan: { candidates: [] }, phase: "" });
@@ -84,7 +101,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
       if (signal.aborted) return;
       const order = readingOrder(plan);
       Object.assign(data, { plan, order, choice: order.length ? order[0] : null });
-      if (data.choice === null) { data.phase = ""; redraw(); return; }
+      if (data.choice === null || burst) { data.phase = ""; redraw(); return; } // no load to vary: no chart
       const c = plan.candidates[data.choice];
       const s = c.serving;
       // One instance of the deployment at its share of each load: the library models a deployment as
@@ -136,7 +153,8 @@ function makeServing({ $, el, state, hardware, api, words }) {
   // ------------------------------------------------------------------ drawing
   function question() {
     const v = (id) => $(id).value.trim();
-    const parts = [fill(loadKind() === "concurrency" ? "serving_question_conc" : "serving_question_rate",
+    const kind = loadKind();
+    const parts = [fill(kind === BURST ? "serving_question_burst" : kind === "concurrency" ? "serving_question_conc" : "serving_question_rate",
       { load: iso(num(Number(v("serve-load")), 2)), input: iso(num(Number(v("serve-input-len") || 1000), 0)),
         output: iso(num(Number(v("serve-output-len") || 256), 0)) })];
     const pct = iso(num(Number(v("serve-percentile") || 99), 2));
@@ -150,6 +168,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
   const COLS = [
     ["serve_instances", (s) => num(s.instances, 0)], ["serve_tp", (s) => num(s.tensor_parallel, 0)],
     ["gpus", (s) => num(s.gpus, 0)], ["serve_users", (s) => num(s.users_carried, 0)],
+    ["serve_out_tps", (s) => num(s.output_tokens_per_s, 0)],
     ["serve_ttft_p50", (s) => ms(s.ttft_ms && s.ttft_ms.p50)], ["serve_ttft_p99", (s) => ms(s.ttft_ms && s.ttft_ms.p99)],
     ["serve_tpot_p50", (s) => ms(s.tpot_ms && s.tpot_ms.p50)], ["serve_tpot_p99", (s) => ms(s.tpot_ms && s.tpot_ms.p99)],
     ["serve_month", (s) => usd(s.cost_per_month_usd, 0)], ["serve_mtok_out", (s) => usd(s.cost_per_million_output_tokens_usd, 3)],
@@ -210,6 +229,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
     const box = $("serving-chart");
     box.replaceChildren();
     $("serving-chart-note").textContent = "";
+    if (data && data.plan && data.choice !== null && loadKind() === BURST) $("serving-chart-note").textContent = t("serving_chart_burst");
     if (!data || !data.points.length || typeof uPlot === "undefined") return;
     const c = data.plan.candidates[data.choice];
     $("serving-chart-note").replaceChildren(fill("serving_chart_note", { n: iso(num(c.serving.instances, 0)),
