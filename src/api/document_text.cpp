@@ -28,9 +28,15 @@ std::string to_text(const document& doc) {
                            (d.train_fit ? training_fit_to_text(*d.train_fit) : "");
                 return resolved_line(d.resolved) + inference_to_text(d.model, d.infer, *d.inference) +
                        (d.fit ? fit_to_text(*d.fit) : "");
-            } else if constexpr (std::is_same_v<D, plan_document>)
-                return resolved_line(d.estimate.resolved) + detail::plan_text(d) + detail::serving_text(d);
-            else if constexpr (std::is_same_v<D, fit_document>)
+            } else if constexpr (std::is_same_v<D, plan_document>) {
+                // A question about many users is answered first; the plan for one request at a time (its
+                // own recommendation and launch lines, --max-num-seqs 1) follows, labelled as such.
+                if (d.serving.empty()) return resolved_line(d.estimate.resolved) + detail::plan_text(d);
+                std::string serving = detail::serving_text(d);
+                if (!serving.empty() && serving.front() == '\n') serving.erase(0, 1); // the answer's first lines
+                return resolved_line(d.estimate.resolved) + serving +
+                       "\nFor one request at a time (a single user), the plan is:\n\n" + detail::plan_text(d);
+            } else if constexpr (std::is_same_v<D, fit_document>)
                 return detail::fit_text(d.result);
             else if constexpr (std::is_same_v<D, check_document>)
                 return check_to_text(d.model, d.report);

@@ -2,6 +2,7 @@
 // JSON's answers, findings and fit_options; the new options refused by name when they cannot apply.
 #include "cli_run.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -30,6 +31,33 @@ TEST(cli_plan_answers, summary_first_then_a_table_within_100_columns) {
         ++local;
     EXPECT_EQ(local, 1u);
     EXPECT_EQ(r.out.find(" 0.0 tokens/s"), std::string::npos);
+}
+
+// A question about many users (--concurrency) is answered first: the serving table, then the plan for
+// one request at a time under its own label (its launch lines run one sequence). The table's "out tok/s"
+// is the JSON's output_tokens_per_s for the same row.
+TEST(cli_plan_answers, serving_question_first_then_one_request_labelled) {
+    const char* q = "plan qwen2.5-7b --engine vllm --concurrency 16 --hardware h100-sxm --offline";
+    const auto r  = run_cli(q);
+    ASSERT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("Serving 16 requests in flight", 0), 0u) << r.out.substr(0, 200);
+    const auto one  = r.out.find("For one request at a time");
+    const auto best = r.out.find("best of each kind");
+    ASSERT_NE(one, std::string::npos);
+    ASSERT_NE(best, std::string::npos);
+    EXPECT_LT(one, best);
+    const auto j = run_cli(std::string(q) + " --json");
+    ASSERT_EQ(j.status, 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    const auto& s  = doc["candidates"][doc["serving_order"][0].get<std::size_t>()]["serving"];
+    const auto row =
+        r.out.find("\n" + doc["candidates"][doc["serving_order"][0].get<std::size_t>()]["hardware"].get<std::string>());
+    ASSERT_NE(row, std::string::npos);
+    std::istringstream cells(r.out.substr(row + 33, r.out.find('\n', row + 1) - row - 33));
+    std::string inst, tp, gpus, users, out_tps;
+    cells >> inst >> tp >> gpus >> users >> out_tps;
+    EXPECT_EQ(out_tps, std::to_string(std::lround(s["output_tokens_per_s"].get<double>())));
+    EXPECT_EQ(users, "16");
 }
 
 TEST(cli_plan_answers, json_answers_name_their_kind_and_reasons_as_codes) {
