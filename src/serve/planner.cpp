@@ -1,6 +1,7 @@
 // The deployment for a load (include/llmplan/serving.h, plan_serving): for one hardware row, search
 // tensor parallel x max-num-seqs x instances for the fewest GPUs (then the lowest cost) that carry the
 // load within the targets, each configuration priced by the step model and the scheduler simulation.
+#include "estimate/engines.h"
 #include "hardware/personal_memory.h"
 #include "llmplan/serving.h"
 #include "plan/detail.h"
@@ -108,11 +109,19 @@ std::optional<tp_option> prepare(const serving_context& c, const device_spec& d,
     if (o.kv_capacity < c.request.input_len + c.request.output_len) return std::nullopt;
     o.default_seqs   = e->vllm_max_num_seqs ? e->vllm_max_num_seqs : 256;
     o.batched_tokens = e->vllm_max_num_batched_tokens ? e->vllm_max_num_batched_tokens : 8192;
-    if (engine_of(c) == serving_engine::sglang) { // SGLang's step budget: its --chunked-prefill-size default
+    if (engine_of(c) == serving_engine::sglang) {
         inference_params q = p;
         q.engine           = engine_kind::sglang;
-        if (const auto g = estimate_inference(m, q); g && g->vllm_max_num_batched_tokens)
-            o.batched_tokens = g->vllm_max_num_batched_tokens;
+        if (const auto g = estimate_inference(m, q)) {
+            // SGLang's step budget: its --chunked-prefill-size default.
+            if (g->vllm_max_num_batched_tokens) o.batched_tokens = g->vllm_max_num_batched_tokens;
+            // Its KV pool at the --mem-fraction-static it computes for this GPU and tensor parallel
+            // (engine_sglang.cpp; 0.83 of an 80 GB H100 at tensor parallel 1, not vLLM's 0.92), unless the
+            // question gave a memory fraction.
+            if (!c.infer.gpu_memory_utilization && g->vllm_kv_capacity_tokens)
+                o.kv_capacity = g->vllm_kv_capacity_tokens;
+        }
+        if (o.kv_capacity < c.request.input_len + c.request.output_len) return std::nullopt;
     }
     o.gpu_memory_utilization = gpu_memory_utilization(p);
     o.shape                  = make_instance_shape(m, *e, c.infer, d, engine_of(c), tp, pp);
@@ -253,11 +262,18 @@ std::vector<std::pair<std::string, std::string>> launch_for(const serving_contex
     }
     // SGLang: the same deployment (sglang/srt/server_args.py: --tp-size, --dp-size, --max-running-requests,
     // --chunked-prefill-size, --mem-fraction-static).
+    // The memory fraction: the question's, else the one SGLang computes for this GPU and tensor parallel
+    // (written out so the line says what the pool is; engine_sglang.cpp sglang_static_fraction).
+    const double fraction =
+        c.infer.gpu_memory_utilization || !d.memory_bytes
+            ? gpu_memory_utilization(c.infer)
+            : sglang_static_fraction(m, *d.memory_bytes, f.tensor_parallel,
+                                     c.infer.engine == engine_kind::sglang ? c.infer.version : engine_version{});
     std::string sg =
         fmt::format("python -m sglang.launch_server --model-path {} --tp-size {} --max-running-requests {} "
-                    "--chunked-prefill-size {} --mem-fraction-static {:.2f} --context-length {}",
+                    "--chunked-prefill-size {} --mem-fraction-static {:.3g} --context-length {}",
                     m.origin.repo.empty() ? m.id : m.origin.repo, f.tensor_parallel, f.max_num_seqs,
-                    f.max_num_batched_tokens, gpu_memory_utilization(c.infer), p.ctx);
+                    f.max_num_batched_tokens, fraction, p.ctx);
     if (f.pipeline_parallel > 1) sg += fmt::format(" --pp-size {}", f.pipeline_parallel);
     if (f.instances > 1) sg += fmt::format(" --dp-size {}", f.instances);
     out.emplace_back("sglang", sg);
