@@ -327,7 +327,11 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         }
     } else if (chip.bandwidth_bytes_per_s > 0) { // engine-aware step time (src/plan/speed.h)
         const auto step = decode_step(m, *est, p, chip, parallel, turn.decode_depth());
-        if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / step.seconds;
+        // llama.cpp's layer split over the GPUs of one node: a hand-over at each GPU boundary.
+        const bool split = engine.ggml_kernels && !engine.tensor_parallel && p.device == device_kind::cuda &&
+                           c.count > 1 && c.nodes == 1;
+        const double hops = split ? static_cast<double>(c.count - 1) * llamacpp_layer_split_hop_s : 0.0;
+        if (step.seconds > 0) c.decode_tokens_per_s = static_cast<double>(p.batch) / (step.seconds + hops);
     } else {
         c.reasons.push_back("memory bandwidth not in the table: decode speed unknown");
         c.findings.push_back(make_reason(reason_code::speed_unknown));

@@ -184,6 +184,15 @@ inline constexpr unsigned llamacpp_sched_max_copies = 4;
 /// stalled left out): 0.75, median error -1%; 4 GPUs: pp512 +0%, pp1024 +2%, pp4096 -2%, pp8192 -5%
 /// of the measured speedups 1.0, 1.5, 2.45, 2.8.
 inline constexpr double llamacpp_pipeline_overlap = 0.75;
+/// llama.cpp decode with the layers split over N GPUs of one node (-sm layer): layers run in turn, so
+/// a token reads the same bytes as on one GPU, plus N - 1 hand-overs where the next GPU waits for the
+/// previous one and ggml's scheduler copies the layer boundary's activations across
+/// (ggml_backend_sched_compute_splits, ggml/src/ggml-backend.cpp: an input copy and an event wait per
+/// split). Fitted on xiongjiedai_llama3.json (May 2024 builds): the step of Llama-3 8B/70B F16 and
+/// Q4_K_M on 2-8 GPUs against the same GPU's one-GPU row, divided by N - 1, 136 pairs on RTX 3090/4090,
+/// A100 PCIe, H100 PCIe, A40, A6000, L40S, RTX 4000/5000/6000 Ada (the A100 SXM machine the source
+/// flags as stalled left out): median 0.225 ms (2 GPUs 0.32, 4 GPUs 0.23, 6-8 GPUs 0.09-0.12).
+inline constexpr double llamacpp_layer_split_hop_s = 0.225e-3;
 
 /// llama.cpp with offloaded layers (-ngl below n_layer): layers run in turn, so a step reads the GPU
 /// devices' weights and KV at the GPU's share of its bandwidth, then the CPU device's at

@@ -56,6 +56,36 @@ constexpr double llamacpp_unfused_score_bytes       = 28.0;
 constexpr double prefill_attention_slowdown_fused   = 1.5;
 constexpr double prefill_attention_slowdown_metal   = 2.0;
 
+/// llama.cpp's quantized prompt GEMMs on CUDA are also held by the SM's instruction issue, not only
+/// by the tensor peak: every tile is unpacked (4- to 8-bit blocks to int8 or FP16) and staged through
+/// shared memory by ordinary instructions before the tensor cores see it (the int8 MMQ kernels, the
+/// default for quantized weights since ggml-org/llama.cpp PR 8075, 2024-06-23; before it a dequantize
+/// kernel ahead of FP16 cuBLAS). That work scales with SMs x clock, which the datacenter parts do not
+/// double where they double the tensor rate per SM (A100: 108 SMs at 1.41 GHz, 312 TFLOPS; RTX 4090:
+/// 128 SMs at 2.52 GHz, 330 TFLOPS FP16-accumulate), so on them the quantized rate stops well below
+/// prefill_share_llamacpp_quantized of the peak. The cap: llamacpp_quantized_flops_per_sm_cycle x SMs x
+/// clock, SMs x clock read from the FP32 peak over the FP32 lanes of one SM (fp32_lanes_per_sm).
+/// Fitted (least squares on log error over the pp512 rows of the quantized single-GPU CUDA cases) on
+/// llamacpp_cuda_scoreboard_15013.json (2025 builds, Llama-2-7B Q4_0: A100 SXM 429-468, H100
+/// SXM 511-580, RTX 3060/3090/4090/5070 Ti/5080/5090/A6000 438-654 FLOPs an SM-cycle) and
+/// xiongjiedai_llama3.json (May 2024 builds, Llama-3 8B/70B Q4_K_M: A100 PCIe/SXM 627-758, H100 PCIe
+/// 655-718; the GeForce and Ada workstation cards far below their cap, held by the tensor share or
+/// their power): 600. It binds on A100, H100 and B200 (a cap of 92, 120-157 and ~190 TFLOPS) and on no
+/// GeForce or RTX workstation card (RTX 4090 194 against the 125 its share gives); F16 weights (cuBLAS,
+/// no unpacking) are not capped.
+constexpr double llamacpp_quantized_flops_per_sm_cycle = 600.0;
+
+/// FP32 lanes of one SM, by CUDA compute capability (CUDA C++ Programming Guide, "Throughput of Native
+/// Arithmetic Instructions", 32-bit floating-point add, multiply, multiply-add results per clock cycle
+/// per multiprocessor: 6.0 64, 6.1-6.2 128, 7.x 64, 8.0 64, 8.6 and later 128). 0 = unknown.
+double fp32_lanes_per_sm(double cc) {
+    if (cc < 6.0) return 0;
+    if (cc < 6.05) return 64; // 6.0 (P100)
+    if (cc < 7.0) return 128; // 6.1, 6.2
+    if (cc < 8.05) return 64; // 7.x (V100, T4), 8.0 (A100)
+    return 128;               // 8.6, 8.7, 8.9, 9.0, 10.x, 12.x
+}
+
 /// Under a prompt's back-to-back GEMMs a board runs at its power limit, and GPU Boost lowers the
 /// clock (and, down to its floor, the voltage) until the board draws no more than its TDP; the
 /// vendor's tensor peak assumes the rated boost clock. Near the voltage floor a clock costs power in
@@ -139,10 +169,11 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     if (chip.matmul_flops <= 0) return 0;
     const auto active = static_cast<double>(count_params(m).active);
     if (active <= 0) return 0;
-    const weight_format f = resolve_weight_choice(m, p.weights).format;
-    double share          = prefill_share_dense_engines;
-    double slowdown       = prefill_attention_slowdown_fused;
-    bool unfused          = false; // llama.cpp's score matrix through memory (llamacpp_unfused_score_bytes)
+    const weight_format f    = resolve_weight_choice(m, p.weights).format;
+    double share             = prefill_share_dense_engines;
+    double slowdown          = prefill_attention_slowdown_fused;
+    bool unfused             = false; // llama.cpp's score matrix through memory (llamacpp_unfused_score_bytes)
+    bool quantized_ggml_cuda = false; // llama.cpp's quantized GEMMs on CUDA (llamacpp_quantized_flops_per_sm_cycle)
     if (p.device == device_kind::cpu) {
         share = prefill_share_cpu;
     } else if (p.device == device_kind::metal) {
@@ -151,9 +182,10 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     } else if (detail::traits_of(p.engine).ggml_kernels) { // the prefill_share_llamacpp_* fits
         const bool f16 =
             f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
-        share    = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
-        slowdown = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
-        unfused  = !p.flash_attn;
+        share               = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
+        quantized_ggml_cuda = !f16 && p.device == device_kind::cuda;
+        slowdown            = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
+        unfused             = !p.flash_attn;
     }
     if (p.device == device_kind::cuda && lacks_wgmma_kernels(p.engine, chip)) share *= prefill_share_no_wgmma;
     // Attention: each token attends to the tokens before it (those cached before the prompt and
@@ -170,7 +202,13 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     }
     const double devices = std::max(1u, parallel_devices);
     const double rate    = share * chip.matmul_flops * devices;
-    double seconds       = 2.0 * active / rate + attention * slowdown / rate;
+    // llama.cpp's quantized GEMMs on CUDA, held by the SMs' unpacking work
+    // (llamacpp_quantized_flops_per_sm_cycle); attention (FP16 K/V, flash or cuBLAS) is not.
+    double gemm_rate   = rate;
+    const double lanes = fp32_lanes_per_sm(chip.compute_capability);
+    if (quantized_ggml_cuda && lanes > 0 && chip.fp32_flops > 0)
+        gemm_rate = std::min(rate, llamacpp_quantized_flops_per_sm_cycle * chip.fp32_flops / (2.0 * lanes) * devices);
+    double seconds = 2.0 * active / gemm_rate + attention * slowdown / rate;
     if (unfused && chip.bandwidth_bytes_per_s > 0)
         seconds += pairs * llamacpp_unfused_score_bytes / (chip.bandwidth_bytes_per_s * devices);
     // transformers' eager forward over a prompt dispatches every layer's modules from Python as a

@@ -135,9 +135,39 @@ TEST(TurnSpeed, GeForceBlackwellIsNotHalvedLikeHopper) {
     const auto a100 = chip_of(hardware_row("A100 SXM4 80GB"), p.engine, p.device);
     // H100 SXM: half its peak's share (no wgmma kernels in llama.cpp), so the ratio to an A100 is half
     // the ratio of their peaks (with flash attention: without it the score bytes go at each GPU's bandwidth).
-    p.flash_attn = true;
-    EXPECT_NEAR(prefill_tokens_per_s(m, p, h100, 1, 512) / prefill_tokens_per_s(m, p, a100, 1, 512),
+    // F16 weights: quantized ones are held on both by their SMs (next test).
+    auto f16       = test::infer_params(engine_kind::llama_cpp, "f16", 512);
+    f16.device     = device_kind::cuda;
+    f16.flash_attn = true;
+    EXPECT_NEAR(prefill_tokens_per_s(m, f16, h100, 1, 512) / prefill_tokens_per_s(m, f16, a100, 1, 512),
                 0.5 * h100.matmul_flops / a100.matmul_flops, 1e-9);
+}
+
+// llama.cpp's quantized prompt GEMMs are held by SMs x clock at 600 FLOPs an SM-cycle
+// (llamacpp_quantized_flops_per_sm_cycle, src/plan/speed_prefill.cpp). A100 SXM4: 19.5 TFLOPS FP32 over
+// 2 x 64 lanes an SM (compute capability 8.0) = 152.3e9 SM-cycles a second, a cap of 91.4 TFLOPS below
+// the 0.38 x 312 = 118.6 of its tensor share; the weights' GEMMs go at the cap, attention at the share.
+// RTX 4090: 82.6 / (2 x 128) x 600 = 193.6 TFLOPS, above 0.38 x 330.3 = 125.5: not held.
+// llamacpp_cuda_scoreboard_15013.json, Llama-2-7B Q4_0 pp512 with flash attention: A100 SXM 5286
+// tokens/s measured, 8668 planned before the cap, 6705 with it.
+TEST(TurnSpeed, LlamaCppQuantizedPrefillIsHeldByTheSmsOnDatacenterParts) {
+    const auto m        = catalog_model("meta-llama/Llama-2-7b-hf");
+    auto p              = test::infer_params(engine_kind::llama_cpp, "q4_0", 512);
+    p.device            = device_kind::cuda;
+    p.flash_attn        = true;
+    const double active = static_cast<double>(count_params(m).active);
+    const double attn   = 32.0 * 2 * 32 * (128 + 128) * 256; // FLOPs a token at prompt / 2 = 256 tokens seen
+    const auto a100     = chip_of(hardware_row("A100 SXM4 80GB"), p.engine, p.device);
+    const double cap    = 600.0 * 19.5e12 / (2 * 64);
+    EXPECT_NEAR(1 / prefill_tokens_per_s(m, p, a100, 1, 512), 2 * active / cap + 1.5 * attn / (0.38 * 312e12), 1e-9);
+    EXPECT_NEAR(prefill_tokens_per_s(m, p, a100, 1, 512) / 5286.0, 1.27, 0.01); // +27%, was +64% (8668)
+    const auto rtx4090 = chip_of(hardware_row("GeForce RTX 4090"), p.engine, p.device);
+    EXPECT_NEAR(1 / prefill_tokens_per_s(m, p, rtx4090, 1, 512), (2 * active + 1.5 * attn) / (0.38 * 330.3e12), 1e-9);
+    // F16 weights (cuBLAS, nothing to unpack) keep the tensor share on the A100.
+    auto f16       = test::infer_params(engine_kind::llama_cpp, "f16", 512);
+    f16.device     = device_kind::cuda;
+    f16.flash_attn = true;
+    EXPECT_NEAR(1 / prefill_tokens_per_s(m, f16, a100, 1, 512), (2 * active + 1.5 * attn) / (0.49 * 312e12), 1e-9);
 }
 
 // transformers_optimum_quant_speed.json: Llama-3.1-8B BF16, 64-token prompt, A100 80GB: 2407 tokens/s.
