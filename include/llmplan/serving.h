@@ -36,6 +36,9 @@ struct step_efficiency {
     /// Share of matmul_share the routed experts' matmuls reach (grouped GEMMs of few rows per expert,
     /// tokens gathered and scattered by expert): 1 = as the dense matmuls.
     double expert_matmul_share = 1.0;
+    /// Fixed time each decoding sequence adds to a step (the engine's per-request work every step:
+    /// scheduling, sampling, detokenizing and streaming its token), not split by tensor parallel.
+    double per_seq_s = 0;
 };
 
 /// One instance (tensor_parallel x pipeline_parallel GPUs of one kind) as the step model sees it.

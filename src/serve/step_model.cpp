@@ -37,13 +37,26 @@ struct efficiency_row {
 //   trtllm: the same file's trtllm rows (766), serving_nvidia_dli_nim_genaiperf.json (787, NIM on
 //           TensorRT-LLM) and serving_nvidia_dli_trtllm090_static.json (2414, TensorRT-LLM 0.9.0
 //           static batches).
-// vllm/sglang: bandwidth 0.79 (the batch-1 share of src/plan/speed.cpp is 0.80), per step 2.3 ms,
-// matmul 0.45; all-reduce 10 us + 1.5 us for each GPU past the first (vLLM's custom all-reduce over
-// NVLink, csrc/custom_all_reduce.cuh: its one-stage kernel for small tensors reads every peer's
+// vllm/sglang: bandwidth 0.79 (the batch-1 share of src/plan/speed.cpp is 0.80), per step 2.0 ms plus
+// 25 us for each decoding sequence, matmul 0.45; all-reduce 10 us + 1.5 us for each GPU past the first (vLLM's custom
+// all-reduce over NVLink, csrc/custom_all_reduce.cuh: its one-stage kernel for small tensors reads every peer's
 // buffer). The vLLM rows at concurrency <= 16 leave, per all-reduce, -12 us (TP1), -7.5 (TP2), -2.2
 // (TP4), +11.4 us (TP8) with 0.71 and a flat 10 us; -3 to +2 us with these (bench/serving_fit.py on a
 // run of the vLLM rows alone, --engine-map sglang=none --engine-map trtllm=none).
-// Routed experts (the last column, a share of the matmul share): a prompt's MoE layers run grouped GEMMs
+// Per decoding sequence, 25 us a step (the last column): the engine's work for each request every step,
+// which tensor parallel does not split (vLLM: Scheduler.update_from_output and OutputProcessor.
+// process_outputs loop over the step's requests, detokenizing each new token and queueing it for the
+// stream, vllm/v1/core/sched/scheduler.py and vllm/v1/engine/output_processor.py, vllm-project/vllm
+// 0015f3f6 as stored in the public index; the sampler's passes over each request's full-vocabulary
+// logits). The TPOT left over after the model with a flat per-step time,
+// fitted as a + b x concurrency on the dense, bandwidth-bound rows with >= 200 output tokens, gives b =
+// 36, 35, 41, 46 us at TP 1, 2, 4, 8 on the vLLM rows of serving_aiconfigurator_silicon.json, and the
+// same order on every other file and engine (SGLang 24-36 us, TensorRT-LLM 22-58 us, NIM 30-42 us,
+// TensorRT-LLM 0.9.0 static 47-81 us): not split by the GPUs, so host- or sampler-bound. With a share of
+// it the per-step time falls: 2.0 ms + 25 us was the best pair of a grid (per step 1.5-2.3 ms x 0-40 us)
+// on the vLLM dense rows (TPOT median 6.6% -> 5.5%), and reads the NIM rows at 100-250 users (20-30% too
+// fast a token) 4-10 points closer (bench/accuracy_serving.md).
+// Routed experts (the expert_matmul_share column, a share of the matmul share): a prompt's MoE layers run grouped GEMMs
 // of T x k / E rows an expert, with the tokens gathered and scattered by expert (vLLM's fused_moe,
 // TensorRT-LLM's MoE plugin), and reach less of the tensor peak than the dense GEMMs. Fitted on prompts
 // computed alone, where the time is the prefill's FLOPs, as the MoE rows' predicted / measured TTFT over
@@ -62,10 +75,10 @@ struct efficiency_row {
 // src/plan/speed.cpp (decode_bandwidth_efficiency) and the dense-engine prefill share 0.5; their
 // per-step time is the one of the engine on HBM.
 constexpr std::array efficiency_rows = {
-    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
-    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.3e-3, 0, 10e-6, 1.5e-6, 0, 0.7}},
-    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0, 0.7}      },
-    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0, 0.7}},
+    efficiency_row{serving_engine::vllm,     memory_class::hbm, {0.79, 0.45, 2.0e-3, 0, 10e-6, 1.5e-6, 0, 0.7, 25e-6}},
+    efficiency_row{serving_engine::sglang,   memory_class::hbm, {0.79, 0.45, 2.0e-3, 0, 10e-6, 1.5e-6, 0, 0.7, 25e-6}},
+    efficiency_row{serving_engine::trtllm,   memory_class::hbm, {0.85, 0.65, 0.8e-3, 0, 8e-6, 0, 0, 0.7}             },
+    efficiency_row{serving_engine::llamacpp, memory_class::hbm, {0.565, 0.38, 0.5e-3, 30e-6, 30e-6, 0, 0, 0.7}       },
 };
 
 engine_kind batch1_engine(serving_engine e) {
@@ -119,8 +132,15 @@ double allreduce_link_bytes_per_s(const device_spec& d, std::uint32_t tensor_par
         if (contains(arch, "Hopper")) return (contains(n, "NVL") && !contains(n, "NVL72") ? 300e9 : 450e9) * reached;
         if (contains(arch, "Ampere")) return 300e9 * reached;
     }
-    if (contains(arch, "Hopper") || contains(arch, "Blackwell")) return 64e9 * reached;
-    return 32e9 * reached;
+    // A ring of more than two GPUs over PCIe reaches about half of that: the 2048-token prompts of
+    // serving_nvidia_dli_trtllm090_static.json (Llama-2-70B, batch 1: one prefill, 160 all-reduces of
+    // 2048 x 8192 x 2 bytes) leave per all-reduce what a ring at 0.50-0.54 (L40, L40S, 8 GPUs), 0.63-0.66
+    // (4 GPUs) and 0.40-0.44 (H100 NVL past its pair, 4 and 8) of the PCIe link moves, where NVLink rows of
+    // the same prompts at the same tensor parallel (H100 SXM, H200 SXM, GH200) leave nothing (-5 to +8 ms of
+    // 100-250): 0.45, the ring's hops crossing the host bridge and the CPU sockets rather than one x16 link.
+    const double pcie = tensor_parallel > 2 ? 0.45 : reached;
+    if (contains(arch, "Hopper") || contains(arch, "Blackwell")) return 64e9 * pcie;
+    return 32e9 * pcie;
 }
 
 } // namespace detail
@@ -239,9 +259,10 @@ double step_expert_bytes(const instance_shape& s, double tokens) {
     return s.moe_layers * s.expert_bytes_per_layer * touched / E;
 }
 
-/// Per-step and per-layer time plus the tensor-parallel all-reduces of a step of `tokens` tokens.
-double step_fixed_seconds(const instance_shape& s, double tokens) {
-    double fixed = s.eff.per_step_s + s.eff.per_layer_s * s.n_layer;
+/// Per-step, per-sequence and per-layer time plus the tensor-parallel all-reduces of a step of `tokens`
+/// tokens, `seqs` of them decoding.
+double step_fixed_seconds(const instance_shape& s, double tokens, double seqs) {
+    double fixed = s.eff.per_step_s + s.eff.per_seq_s * seqs + s.eff.per_layer_s * s.n_layer;
     if (s.tensor_parallel > 1) {
         const double n      = s.tensor_parallel;
         const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
@@ -278,7 +299,7 @@ step_time step_seconds(const instance_shape& s, const step_load& l) {
     t.memory_s        = s.bandwidth > 0 ? bytes / s.bandwidth : 0.0;
     const double rate = step_matmul_rate(s, tokens);
     t.compute_s       = rate > 0 ? (flops + step_expert_flops_as_dense(s, tokens)) / rate : 0.0;
-    t.fixed_s         = step_fixed_seconds(s, tokens);
+    t.fixed_s         = step_fixed_seconds(s, tokens, l.decode_seqs);
     t.seconds         = std::max(t.memory_s, t.compute_s) + t.fixed_s;
     return t;
 }
@@ -300,7 +321,7 @@ decode_line decode_step_line(const instance_shape& s, double decode_seqs) {
                   rate;
         d.cmp_b = s.attn_flops_per_pair / rate;
     }
-    d.fixed_s = step_fixed_seconds(s, decode_seqs);
+    d.fixed_s = step_fixed_seconds(s, decode_seqs, decode_seqs);
     return d;
 }
 
