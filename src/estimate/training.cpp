@@ -208,11 +208,17 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
                  gib_text(static_cast<double>(extra), 2) + ")");
         }
         // Torch's own linear (16-bit) and auto-gptq's torch-op path keep no input of a frozen weight;
-        // bitsandbytes' and AWQ's autograd functions do (training_activations.cpp, unsaved_inputs).
+        // bitsandbytes' and AWQ's autograd functions do (training_activations.cpp, unsaved_inputs). So does
+        // DeepSpeed ZeRO-3: zero.Init (memory_efficient_linear, on by default) replaces
+        // torch.nn.functional.linear with zero3_linear_wrap for good ("This will persist unless manually
+        // reset"), whose LinearFunctionForZeroStage3 runs `ctx.save_for_backward(input, weight, bias)` for
+        // every linear (microsoft/DeepSpeed deepspeed/runtime/zero/partition_parameters.py and
+        // deepspeed/runtime/zero/linear.py @ 38327e07).
+        const bool zero3_linear = row.deepspeed_zero && p.zero_stage == 3;
         gptq_saved.base_keeps_inputs =
-            !(base.format == weight_format::f32 || base.format == weight_format::f16 ||
-              base.format == weight_format::bf16 || base.format == weight_format::gptq_int4 ||
-              base.format == weight_format::gptq_int8);
+            zero3_linear || !(base.format == weight_format::f32 || base.format == weight_format::f16 ||
+                              base.format == weight_format::bf16 || base.format == weight_format::gptq_int4 ||
+                              base.format == weight_format::gptq_int8);
         if (base.format == weight_format::gptq_int4 || base.format == weight_format::gptq_int8) {
             // auto-gptq's QuantLinear trains through plain torch ops (qlinear_cuda_old.py forward, taken when the
             // tokens reach kernel_switch_threshold = 128 or the layer is trainable): it unpacks qweight, forms

@@ -141,5 +141,22 @@ TEST(LitgptNf4, OneFp32AbsmaxPerBlockWithoutDoubleQuantization) {
     EXPECT_EQ(e->devices.front().parts.weights, 58'512u);
 }
 
+TEST(FrozenLinearInputs, DeepSpeedZero3LinearKeepsEveryInput) {
+    // DeepSpeed ZeRO-3's zero.Init replaces torch.nn.functional.linear with zero3_linear_wrap, whose autograd
+    // function saves (input, weight, bias) whatever needs a gradient: a 16-bit LoRA base keeps every input
+    // again, the 20,480 bytes of SixteenBitBaseKeepsNoLinearInput above. torch FSDP (the fsdp trainer, same
+    // model code) leaves torch's linear alone.
+    auto p               = lora_params("hf");
+    p.lora_targets       = {"q", "v"};
+    p.grad_checkpointing = false;
+    p.gpus               = 2;
+    p.zero_stage         = 3;
+    const auto ds        = estimate_training(tiny_llama(), p);
+    p.trainer            = "fsdp";
+    const auto fsdp      = estimate_training(tiny_llama(), p);
+    ASSERT_TRUE(ds && fsdp);
+    EXPECT_EQ(ds->devices.front().parts.activations - fsdp->devices.front().parts.activations, 20'480u);
+}
+
 } // namespace
 } // namespace llmplan
