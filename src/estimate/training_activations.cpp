@@ -208,8 +208,14 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     case loss_impl::chunked:
         // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for
         // all); CEWithChunkedOutputLoss upcasts one chunk at a time: fp32 copy, log_softmax and its
-        // gradient (12 bytes) for an eighth of the tokens. LitGPT's 128-token chunks need less.
+        // gradient (12 bytes) for an eighth of the tokens.
         a.logits_peak_bytes = logit_elems * act_b + logit_elems * 12 / 8;
+        // LitGPT (chunk_ce_16bit, training_habits.cpp): cross-entropy on each 16-bit chunk of 128 tokens, every
+        // chunk's 16-bit log-softmax kept beside the logits the loop holds: 2 x 16-bit for all, and one chunk's
+        // gradients (nll's and log-softmax's) in backward.
+        if (h.chunk_ce_16bit)
+            a.logits_peak_bytes =
+                2 * logit_elems * act_b + 2 * act_b * m.n_vocab * std::min<std::uint64_t>(128, p.seq) * p.micro_batch;
         break;
     case loss_impl::fused:
         // unsloth's Fast_CrossEntropyLoss: 16-bit logits, a fp32 logsumexp per token, the gradient

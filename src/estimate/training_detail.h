@@ -81,6 +81,9 @@ struct train_habits {
     /// Its NF4 keeps one fp32 absmax per block of 64 weights, without the double quantization (8-bit absmax
     /// + an fp32 scale per 256) that bitsandbytes' nf4 default in transformers/PEFT has (LitGPT's `bnb.nf4`).
     bool nf4_plain_absmax = false;
+    /// Its chunked loss runs cross-entropy on each 16-bit chunk and keeps every chunk's 16-bit log-softmax,
+    /// while the training loop still holds all logits (LitGPT's chunked_cross_entropy).
+    bool chunk_ce_16bit = false;
     /// Whose q/k/v projection the attention splits its value from (training_activations.cpp, qkv_buffer).
     qkv_source qkv = qkv_source::checkpoint;
 };

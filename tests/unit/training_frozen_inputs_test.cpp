@@ -158,5 +158,20 @@ TEST(FrozenLinearInputs, DeepSpeedZero3LinearKeepsEveryInput) {
     EXPECT_EQ(ds->devices.front().parts.activations - fsdp->devices.front().parts.activations, 20'480u);
 }
 
+TEST(LitgptChunkedLoss, KeepsEveryLogitAndEveryChunksLogSoftmax) {
+    // LitGPT's loop holds the list of bf16 logit chunks through backward and chunked_cross_entropy keeps each
+    // chunk's bf16 log-softmax: 2 + 2 bytes x 16 tokens x vocab 100 = 6,400, and one 128-token chunk's (here
+    // all 16 tokens) nll and log-softmax gradients: 2 x 2 x 100 x 16 = 6,400. torchtune's chunked loss keeps
+    // the 16-bit logits and one eighth of the tokens' fp32 copy, log-softmax and gradient: 3,200 + 2,400.
+    const auto p   = lora_params("litgpt");
+    const auto lit = detail::resolve_habits(p);
+    ASSERT_TRUE(lit);
+    EXPECT_TRUE(lit->chunk_ce_16bit);
+    EXPECT_EQ(detail::estimate_activations(tiny_llama(), p, *lit, nullptr, false).logits_peak_bytes, 12'800u);
+    auto tt           = *lit;
+    tt.chunk_ce_16bit = false;
+    EXPECT_EQ(detail::estimate_activations(tiny_llama(), p, tt, nullptr, false).logits_peak_bytes, 5'600u);
+}
+
 } // namespace
 } // namespace llmplan
