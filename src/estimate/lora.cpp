@@ -82,6 +82,27 @@ bool adaptable(const tensor_desc& t) {
     return is_linear(t.role) && t.role != tensor_role::output && !t.is_bias && t.shape.size() >= 2;
 }
 
+/// Which shared input a dense layer's linear takes (training_detail.h lora_input_group); 0 for experts and
+/// other mixers (their inputs are not among the dense layer's activations).
+std::uint8_t lora_group_of(tensor_role r) {
+    switch (r) {
+    case tensor_role::attn_q:
+    case tensor_role::attn_k:
+    case tensor_role::attn_v:
+    case tensor_role::attn_qkv:
+        return lora_in_qkv;
+    case tensor_role::attn_output:
+        return lora_in_o;
+    case tensor_role::ffn_gate:
+    case tensor_role::ffn_up:
+        return lora_in_gate_up;
+    case tensor_role::ffn_down:
+        return lora_in_down;
+    default:
+        return 0;
+    }
+}
+
 } // namespace
 
 result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets) {
@@ -165,6 +186,7 @@ result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::
             in * (copies > 1 ? std::min<std::uint64_t>(copies, std::max<std::uint64_t>(1, m.moe.n_expert_used)) : 1);
         inputs[t.layer] += routed;
         plan.total_inputs += routed;
+        plan.input_groups |= lora_group_of(t.role);
         if (!seen[static_cast<std::size_t>(t.role)]) {
             seen[static_cast<std::size_t>(t.role)] = true;
             plan.roles.emplace_back(role_name(t.role));

@@ -189,6 +189,36 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             note("the trainer's 4-bit path quantizes the output layer too (NF4)");
         }
         if (head_4bit) largest_matrix = std::max(largest_matrix, head_elems);
+        if (bnb4 && h.nf4_plain_absmax) {
+            // The trainer's NF4 has no double quantization (training_habits.cpp): an fp32 absmax per block of
+            // 64 where the nf4 format above counts an 8-bit one and an fp32 scale per 256 blocks.
+            std::uint64_t extra = 0;
+            for (const auto& t : m.tensors) {
+                if (!is_quantizable_matrix(t) || t.role == tensor_role::output || t.shape.size() < 2) continue;
+                const std::uint64_t per_mat = t.shape[t.shape.size() - 2] * t.shape.back();
+                const std::uint64_t n_mat   = t.n_elements() / std::max<std::uint64_t>(per_mat, 1);
+                const std::uint64_t blocks  = ceil_div(per_mat, 64);
+                const std::uint64_t plain = blocks * 4, dq = blocks + ceil_div(blocks, 256) * 4;
+                const std::uint64_t more = n_mat * (plain > dq ? plain - dq : 0);
+                extra += more;
+                if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += more;
+            }
+            base_bytes += extra;
+            note("the trainer's NF4 keeps an fp32 absmax per 64 weights, without double quantization (+" +
+                 gib_text(static_cast<double>(extra), 2) + ")");
+        }
+        // Torch's own linear (16-bit) and auto-gptq's torch-op path keep no input of a frozen weight;
+        // bitsandbytes' and AWQ's autograd functions do (training_activations.cpp, unsaved_inputs). So does
+        // DeepSpeed ZeRO-3: zero.Init (memory_efficient_linear, on by default) replaces
+        // torch.nn.functional.linear with zero3_linear_wrap for good ("This will persist unless manually
+        // reset"), whose LinearFunctionForZeroStage3 runs `ctx.save_for_backward(input, weight, bias)` for
+        // every linear (microsoft/DeepSpeed deepspeed/runtime/zero/partition_parameters.py and
+        // deepspeed/runtime/zero/linear.py @ 38327e07).
+        const bool zero3_linear = row.deepspeed_zero && p.zero_stage == 3;
+        gptq_saved.base_keeps_inputs =
+            zero3_linear || !(base.format == weight_format::f32 || base.format == weight_format::f16 ||
+                              base.format == weight_format::bf16 || base.format == weight_format::gptq_int4 ||
+                              base.format == weight_format::gptq_int8);
         if (base.format == weight_format::gptq_int4 || base.format == weight_format::gptq_int8) {
             // auto-gptq's QuantLinear trains through plain torch ops (qlinear_cuda_old.py forward, taken when the
             // tokens reach kernel_switch_threshold = 128 or the layer is trainable): it unpacks qweight, forms

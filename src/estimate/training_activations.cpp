@@ -59,7 +59,8 @@ std::uint64_t eager_scores_per_token(const model_desc& m, const layer_desc& l, s
 }
 
 layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint64_t act_b, bool fused,
-                             std::uint64_t seq, const train_habits& habits) {
+                             std::uint64_t seq, const train_habits& habits, std::uint8_t unsaved_inputs,
+                             bool qkv_buffer) {
     const bool eager_softcap = habits.eager_softcap;
     const std::uint64_t h    = m.n_embd;
     // bytes of one fp32 norm-input copy kept by an eager RMSNorm/LayerNorm (x.float() is saved)
@@ -78,6 +79,13 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
         // A decoder layer's cross-attention (T5LayerCrossAttention) repeats the block over the source.
         const std::uint64_t blocks = l.cross_attn ? 2 : 1;
         elems += blocks * (h + h + q_w + k_w + v_w + 2 * o_w);
+        // One fused q/k/v output whose value goes to the kernel as a view (qkv_buffer): the kernel saves that view,
+        // so the whole buffer stays, its q and k parts beside the roped copies counted above.
+        if (qkv_buffer && l.n_head_kv == l.n_head && !l.cross_attn)
+            elems += q_w + std::uint64_t{l.n_head_kv} * l.head_dim_k;
+        // A frozen q/k/v or o projection keeps no input (see unsaved_inputs in estimate_activations).
+        elems -=
+            blocks * (((unsaved_inputs & lora_in_qkv) != 0 ? h : 0) + ((unsaved_inputs & lora_in_o) != 0 ? o_w : 0));
         const std::uint64_t softcap = softcap_scores_per_token(m, l, act_b, seq, eager_softcap);
         extra += blocks * (eager_norm_extra + eager_scores_per_token(m, l, act_b, seq) + softcap);
         widest = std::max({widest, q_w, o_w, m.eager_attn_scores || softcap > 0 ? std::uint64_t{l.n_head} * seq : 0});
@@ -93,6 +101,11 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
     if (f > 0) {
         const std::uint64_t mid = gated ? (fused ? 2 * f : 4 * f) : (fused ? f : 2 * f);
         elems += (m.parallel_block ? 0 : h) + h + mid + dispatch;
+        // Frozen dense up/gate and down projections keep no input: the norm's output and, in eager mode, the
+        // product (or activation output) that only down's weight gradient needed. MoE experts are left as they are.
+        if (!l.is_moe)
+            elems -= ((unsaved_inputs & lora_in_gate_up) != 0 ? h : 0) +
+                     ((unsaved_inputs & lora_in_down) != 0 && !fused ? f : 0);
         extra += m.parallel_block ? 0 : eager_norm_extra;
         widest = std::max(widest, f);
     }
@@ -115,10 +128,41 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     const bool fused           = h.row->fused_kernels;
     const std::uint64_t tokens = p.seq * p.micro_batch;
 
+    // LoRA's dropout copy (below): per element of each adapted module's input.
+    const bool dropout       = h.lora_dropout > 0;
+    const bool recast        = h.fp32_adapters && act_b == 2;
+    const bool autocast      = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
+    const std::uint64_t copy = recast ? (autocast ? act_b : 4) : dropout ? act_b : 0;
+    const bool own_kernels   = h.row->own_lora_kernels && h.lora_dropout == 0;
+
+    // A frozen linear keeps no input: autograd saves a matmul operand only for the gradient that needs it
+    // (pytorch/pytorch tools/autograd/gen_variable_type.py @ 9e69e821, `guard_for`: `mm`/`addmm` save `self`
+    // under `grad_fn->should_compute_output(1)`, i.e. only when the weight requires a gradient). Under LoRA the
+    // base's torch linears (16-bit, or auto-gptq's dequantized `torch.matmul`) therefore keep nothing; what
+    // keeps a module's input is its adapter: lora_A takes x itself when there is no dropout and no cast (its
+    // weight gradient needs it), else the dropped-out or cast copy counted below. bitsandbytes' MatMul4Bit
+    // and MatMul8bitLt and AutoAWQ's WQLinearMMFunction are custom autograd functions that save their input
+    // whatever the weight (`ctx.tensors = (A, B)`), and unsloth's LoRA kernels save X: those keep it.
+    std::uint8_t unsaved_inputs = 0;
+    if (lora != nullptr && !saved_weights.base_keeps_inputs && !own_kernels)
+        unsaved_inputs = static_cast<std::uint8_t>((lora_in_qkv | lora_in_o | lora_in_gate_up | lora_in_down) &
+                                                   ~(copy == 0 ? lora->input_groups : 0));
+
+    // A fused q/k/v projection (LitGPT's `attn` always; the checkpoint's c_attn, W_pack, qkv_proj or
+    // query_key_value under transformers) is split into views: `q, k, v = qkv.split(...)` (litgpt/model.py @
+    // 43c44323 l.217-236), `qkv[..., query_pos + ...:]` (transformers Phi-3), `mixed_x_layer.split(...)` (Qwen-1's
+    // remote code). RoPE makes new q and k, but v reaches the attention kernel as a view, and the kernel saves
+    // its inputs for backward (SDPA's flash/efficient nodes; flash_attn's FlashAttnFunc `save_for_backward(q, k,
+    // v, ...)`, whose maybe_contiguous copies only a tensor whose last stride is not 1), so the whole qkv output
+    // stays until that layer's backward: its q and k parts are kept beside their roped copies. With grouped heads
+    // LitGPT's expand-and-reshape copies v (counted by expands_kv) and the buffer goes; with all heads (MHA) the view
+    // keeps it, so only MHA layers are counted.
+    const bool qkv_buffer = h.qkv == qkv_source::fused || (h.qkv == qkv_source::checkpoint && m.fused_qkv);
+
     activation_estimate a;
     std::uint64_t widest = m.n_embd;
     for (const auto& l : m.layers) {
-        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq, h);
+        const layer_bytes lb = layer_activation(m, l, act_b, fused, p.seq, h, unsaved_inputs, qkv_buffer);
         a.per_layer_saved_bytes += lb.saved_per_token * tokens;
         a.largest_layer_bytes = std::max(a.largest_layer_bytes, lb.saved_per_token * tokens);
         widest                = std::max(widest, lb.widest);
@@ -132,11 +176,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // itself (nothing new).
     // unsloth's own LoRA kernels (taken at dropout 0) save the module input once and cast the adapters
     // to its dtype: no copy at all (fast_lora.py LoRA_QKV/LoRA_MLP/LoRA_W, matmul_lora `A.to(dtype)`).
-    if (lora != nullptr && !(h.row->own_lora_kernels && h.lora_dropout == 0)) {
-        const bool dropout  = h.lora_dropout > 0;
-        const bool recast   = h.fp32_adapters && act_b == 2;
-        const bool autocast = p.precision == train_precision::bf16_mixed || p.precision == train_precision::fp16_mixed;
-        const std::uint64_t copy     = recast ? (autocast ? act_b : 4) : dropout ? act_b : 0;
+    if (lora != nullptr && !own_kernels) {
         const std::uint64_t per_elem = copy + (dropout ? 1 : 0);
         a.per_layer_saved_bytes += lora->total_inputs * per_elem * tokens;
         a.largest_layer_bytes += lora->largest_layer_inputs * per_elem * tokens;
@@ -168,8 +208,14 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     case loss_impl::chunked:
         // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for
         // all); CEWithChunkedOutputLoss upcasts one chunk at a time: fp32 copy, log_softmax and its
-        // gradient (12 bytes) for an eighth of the tokens. LitGPT's 128-token chunks need less.
+        // gradient (12 bytes) for an eighth of the tokens.
         a.logits_peak_bytes = logit_elems * act_b + logit_elems * 12 / 8;
+        // LitGPT (chunk_ce_16bit, training_habits.cpp): cross-entropy on each 16-bit chunk of 128 tokens, every
+        // chunk's 16-bit log-softmax kept beside the logits the loop holds: 2 x 16-bit for all, and one chunk's
+        // gradients (nll's and log-softmax's) in backward.
+        if (h.chunk_ce_16bit)
+            a.logits_peak_bytes =
+                2 * logit_elems * act_b + 2 * act_b * m.n_vocab * std::min<std::uint64_t>(128, p.seq) * p.micro_batch;
         break;
     case loss_impl::fused:
         // unsloth's Fast_CrossEntropyLoss: 16-bit logits, a fp32 logsumexp per token, the gradient

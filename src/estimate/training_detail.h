@@ -24,6 +24,10 @@ struct trained_tensor {
     [[nodiscard]] std::uint64_t n_elements() const { return rows * cols * count; }
 };
 
+/// The inputs a dense layer's linears take: q/k/v (the attention norm's output), the attention output
+/// (o_proj's), gate/up (the MLP norm's output), down (the gated product or the activation's output).
+enum lora_input_group : std::uint8_t { lora_in_qkv = 1, lora_in_o = 2, lora_in_gate_up = 4, lora_in_down = 8 };
+
 struct lora_plan {
     std::uint64_t params = 0;               ///< r*(in+out) summed over every targeted matrix (and expert)
     std::vector<trained_tensor> matrices;   ///< A [r, in] and B [out, r] of every target
@@ -31,6 +35,9 @@ struct lora_plan {
     std::uint64_t largest_layer_params = 0; ///< adapter params of the layer holding the most
     std::uint64_t largest_layer_inputs = 0; ///< sum of adapted modules' in_features in the widest layer
     std::uint64_t total_inputs         = 0; ///< the same summed over every layer
+    /// Which inputs of a dense layer's linears have an adapter (lora_input_group bits): an adapter whose
+    /// lora_A takes the module input itself keeps it for its weight gradient.
+    std::uint8_t input_groups = 0;
     /// PEFT modules_to_save (targets "embed", "lm_head"): a trainable copy of the whole module next to
     /// the frozen original, trained in full at the base's dtype.
     std::vector<trained_tensor> saved;
@@ -41,6 +48,11 @@ struct lora_plan {
 /// modules trained whole ("embed", "lm_head": PEFT's modules_to_save).
 /// Errors: unknown name, or a target this architecture lacks.
 result<lora_plan> plan_lora(const model_desc& m, std::uint32_t rank, const std::vector<std::string>& targets);
+
+/// The q/k/v projections the trainer's model code runs: the checkpoint's own (transformers and its remote
+/// code: a fused c_attn / qkv_proj / query_key_value where the checkpoint has one), always one fused matrix
+/// (LitGPT's `attn`), or always three (torchtune's q_proj, k_proj, v_proj).
+enum class qkv_source : std::uint8_t { checkpoint, fused, separate };
 
 /// A trainer row with the user's overrides applied: what the estimate follows.
 struct train_habits {
@@ -66,6 +78,14 @@ struct train_habits {
     /// Its attention repeats grouped keys and values to every query head before the kernel, so the kernel
     /// keeps n_head-wide k and v (LitGPT's CausalSelfAttention in training).
     bool expands_kv = false;
+    /// Its NF4 keeps one fp32 absmax per block of 64 weights, without the double quantization (8-bit absmax
+    /// + an fp32 scale per 256) that bitsandbytes' nf4 default in transformers/PEFT has (LitGPT's `bnb.nf4`).
+    bool nf4_plain_absmax = false;
+    /// Its chunked loss runs cross-entropy on each 16-bit chunk and keeps every chunk's 16-bit log-softmax,
+    /// while the training loop still holds all logits (LitGPT's chunked_cross_entropy).
+    bool chunk_ce_16bit = false;
+    /// Whose q/k/v projection the attention splits its value from (training_activations.cpp, qkv_buffer).
+    qkv_source qkv = qkv_source::checkpoint;
 };
 
 /// The band key of a workload with its trainer ("lora, 1 GPU, ms-swift"); training_band() takes that band
@@ -98,6 +118,10 @@ bool softcapped_attention(const model_desc& m);
 struct saved_weight_bytes {
     std::uint64_t largest_layer = 0;
     std::uint64_t all_layers    = 0;
+    /// Whether the frozen base's linears keep their input for backward (training_activations.cpp): a
+    /// bitsandbytes or AWQ matmul (a custom autograd function saving it) does; a torch linear or matmul with
+    /// a frozen 16-bit (or dequantized GPTQ) weight does not.
+    bool base_keeps_inputs = true;
 };
 activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
                                          const lora_plan* lora, bool fp32_residual,

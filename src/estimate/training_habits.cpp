@@ -39,12 +39,26 @@ constexpr band_row bands[] = {
 //    (`k = k.expand(B, n_query_groups, q_per_kv, T, head_size)` then `.reshape(B, -1, T, head_size)`, "training:
 //    flash attention requires it": litgpt/model.py @ 43c44323, 2024-04-24, CausalSelfAttention.forward
 //    l.225-235, and @ 00af8b0d), so the kernel saves n_head-wide k and v copies (expands_kv).
+//  - NF4 without double quantization (nf4_plain_absmax): every qlora.yaml of LitGPT's config hub sets
+//    `quantize: bnb.nf4` (config_hub/finetune/*/qlora.yaml @ 00af8b0d; "bnb.nf4-dq" is the double-quantized
+//    choice), which Fabric builds as `_NF4Linear(..., quant_type="nf4", compress_statistics=False)`
+//    (bitsandbytes.py @ 7e87ce05c8 l.391-393): one fp32 absmax per 64 weights (4/64 byte a weight).
+//  - its loss (chunk_ce_16bit): finetune/lora.py @ 43c44323 l.276-280 `logits = model(input_ids,
+//    lm_head_chunk_size=128)`, `loss = chunked_cross_entropy(logits, targets[..., 1:])`, `fabric.backward(...)`:
+//    the list of bf16 logit chunks stays referenced through backward, and chunked_cross_entropy (litgpt/utils.py
+//    l.267-275) calls F.cross_entropy on each bf16 chunk with no autocast, whose log_softmax keeps its bf16
+//    output for backward: every chunk's, 2 + 2 bytes a logit.
+//  - q/k/v (qkv): LitGPT computes them with one fused linear, `qkv = self.attn(x)`, and splits views of it
+//    (litgpt/model.py @ 43c44323 l.217-236); torchtune's MultiHeadAttention has separate q_proj, k_proj and
+//    v_proj (torchtune/modules/attention.py); the transformers-based trainers run the checkpoint's code.
 struct trainer_kbit_row {
     std::string_view trainer;
-    bool untied_head, quantizes_head, dequant_via_fp16, eager_softcap, expands_kv;
+    bool untied_head, quantizes_head, dequant_via_fp16, eager_softcap, expands_kv, nf4_plain_absmax, chunk_ce_16bit;
+    detail::qkv_source qkv;
 };
 constexpr trainer_kbit_row kbit_rows[] = {
-    {"litgpt", true, true, true, true, true},
+    {"litgpt",    true,  true,  true,  true,  true,  true,  true,  detail::qkv_source::fused   },
+    {"torchtune", false, false, false, false, false, false, false, detail::qkv_source::separate},
 };
 
 } // namespace
@@ -99,6 +113,9 @@ result<train_habits> resolve_habits(const training_params& p) {
             h.dequant_via_fp16 = k.dequant_via_fp16;
             h.eager_softcap    = k.eager_softcap;
             h.expands_kv       = k.expands_kv;
+            h.qkv              = k.qkv;
+            h.nf4_plain_absmax = k.nf4_plain_absmax;
+            h.chunk_ce_16bit   = k.chunk_ce_16bit;
         }
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon
