@@ -306,6 +306,15 @@ try {
     const leftTrain = await english(page);
     check(leftTrain.length === 0, `${lang}: no English sentence outside names (training)${leftTrain.length ? `: ${leftTrain.join(" | ")}` : ""}`);
   }
+  // Each trainer's own notes (its description, its loss, its adapters, LitGPT's NF4 and output layer) in
+  // the reader's language too: a tied-embedding model through LitGPT's 4-bit path, ms-swift on two GPUs.
+  for (const [lang, q] of [["ar", "model=google/gemma-2b&task=train&method=qlora&weights=nf4&trainer=litgpt"],
+                           ["zh", "model=meta-llama/Llama-3.1-8B-Instruct&task=train&method=lora&trainer=ms-swift&gpus=2"]]) {
+    await page.goto(`${base}?${q}&lang=${lang}`);
+    await settle(0);
+    const leftTrainer = await english(page);
+    check(leftTrainer.length === 0, `${lang}: no English sentence outside names (${q.split("trainer=")[1].split("&")[0]})${leftTrainer.length ? `: ${leftTrainer.join(" | ")}` : ""}`);
+  }
 
   // 16. A model only several GPUs hold: the recommended cloud instance of 8 GPUs has its launch lines,
   // the CLI's for that row, counted as instances and GPUs apart (issue 25, finding 4).
