@@ -6,6 +6,7 @@
 // k-bit preparation, the loss, dropout, checkpoint placement, how batches vary in length) is a row
 // of the trainer table (trainers.cpp, --trainer) with per-run overrides; nothing here branches on a
 // trainer's name.
+#include "detail/bnb_layout.h"
 #include "detail/checked_number.h"
 #include "detail/size_units.h"
 #include "estimate/runtime.h"
@@ -178,7 +179,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         const std::uint64_t head_elems = m.n_vocab * m.n_embd;
         const bool bnb4                = base.format == weight_format::nf4;
         const bool head_4bit           = bnb4 && h.quantizes_head;
-        const std::uint64_t head_nf4   = head_elems / 2 + ceil_div(head_elems, 64) * 4;
+        const std::uint64_t head_nf4   = detail::bnb4_matrix_bytes(head_elems, false);
         if (h.untied_head && m.tied_embd) {
             const std::uint64_t copy = head_4bit ? head_nf4 : head_elems * dense_b;
             base_bytes += copy;
@@ -197,9 +198,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
                 if (!is_quantizable_matrix(t) || t.role == tensor_role::output || t.shape.size() < 2) continue;
                 const std::uint64_t per_mat = t.shape[t.shape.size() - 2] * t.shape.back();
                 const std::uint64_t n_mat   = t.n_elements() / std::max<std::uint64_t>(per_mat, 1);
-                const std::uint64_t blocks  = ceil_div(per_mat, 64);
-                const std::uint64_t plain = blocks * 4, dq = blocks + ceil_div(blocks, 256) * 4;
-                const std::uint64_t more = n_mat * (plain > dq ? plain - dq : 0);
+                const std::uint64_t plain   = detail::bnb4_absmax_bytes(per_mat, false);
+                const std::uint64_t dq      = detail::bnb4_absmax_bytes(per_mat, true);
+                const std::uint64_t more    = n_mat * (plain > dq ? plain - dq : 0);
                 extra += more;
                 if (t.layer >= 0 && static_cast<std::uint32_t>(t.layer) < m.n_layer) layer_bytes[t.layer] += more;
             }

@@ -9,6 +9,7 @@
 // (transformers' get_keys_to_not_convert keeps the output head; GPTQ/AWQ checkpoints keep lm_head f16).
 #include "llmplan/weights.h"
 
+#include "detail/bnb_layout.h"
 #include "detail/enum_names.h"
 #include "detail/strings.h"
 #include "estimate/gguf_recipe.h"
@@ -21,11 +22,9 @@
 namespace llmplan {
 namespace {
 
-constexpr std::uint64_t gptq_group   = 128; // Qwen's and TheBloke's GPTQ checkpoints: group_size 128
-constexpr std::uint64_t bnb_block    = 64;  // bitsandbytes 4-bit blocksize default
-constexpr std::uint64_t bnb_dq_block = 256; // double quantization: one f32 scale per 256 absmax values
-constexpr std::uint64_t nvfp4_group  = 16;  // NVFP4: one e4m3 scale per 16 values (vLLM modelopt.py)
-constexpr std::uint64_t mx_group     = 32;  // OCP MX formats: one e8m0 scale per 32 values
+constexpr std::uint64_t gptq_group  = 128; // Qwen's and TheBloke's GPTQ checkpoints: group_size 128
+constexpr std::uint64_t nvfp4_group = 16;  // NVFP4: one e4m3 scale per 16 values (vLLM modelopt.py)
+constexpr std::uint64_t mx_group    = 32;  // OCP MX formats: one e8m0 scale per 32 values
 
 /// Bytes of one [.., out, in] linear matrix in a quantized format.
 std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::uint64_t in, std::uint64_t n_mat,
@@ -42,10 +41,8 @@ std::uint64_t quantized_linear_bytes(weight_format f, std::uint64_t out, std::ui
         return n_mat * (w / 2 + groups * out * 2);
     case weight_format::int8:
         return n_mat * (w + out * 4);
-    case weight_format::nf4: {
-        const std::uint64_t blocks = (w + bnb_block - 1) / bnb_block;
-        return n_mat * (w / 2 + blocks + (blocks + bnb_dq_block - 1) / bnb_dq_block * 4);
-    }
+    case weight_format::nf4: // with double quantization, transformers' and PEFT's default (detail/bnb_layout.h)
+        return n_mat * detail::bnb4_matrix_bytes(w, true);
     case weight_format::fp8:
         return n_mat * (w + out * 4);
     case weight_format::nvfp4: // ModelOpt (quant_formats.cpp): e2m1 pairs, e4m3 per 16, weight_scale_2 + input_scale
