@@ -62,6 +62,8 @@ struct plan_document {
     /// the whole vector is empty when the question is not asked.
     std::vector<std::optional<serving_figures>> serving;
     serving_request serving_question;
+    /// Per candidate with no serving answer: why (a person's words; "" where it has one).
+    std::vector<std::string> serving_why;
 };
 
 struct fit_document {

@@ -160,8 +160,10 @@ struct serving_context {
 };
 
 /// The serving answer for one hardware row: a fixed deployment (--gpus) or the search. Empty when the
-/// row cannot run it at all (no bandwidth figure, the model does not fit any tensor parallel size).
-std::optional<serving_figures> plan_serving(const serving_context& c, const device_spec& d);
+/// row cannot run it at all (no bandwidth figure, the model does not fit any tensor parallel size); then
+/// `why_none`, when given, says why in a person's words.
+std::optional<serving_figures> plan_serving(const serving_context& c, const device_spec& d,
+                                            std::string* why_none = nullptr);
 
 /// Option errors that depend on several options (exit 2, naming the option).
 status validate(const serving_request& r, const inference_params& p, bool ctx_given);

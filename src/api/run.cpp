@@ -138,9 +138,10 @@ void add_serving(plan_document& doc, const plan_request& q, const std::vector<co
     sc.plan                 = q.plan;
     doc.serving_question    = q.serving;
     doc.serving.resize(doc.plan.candidates.size());
+    doc.serving_why.resize(doc.plan.candidates.size());
     // Rows of the same chip (a card and the cloud instances built on it) share one search; each gets
     // its own prices and launch lines.
-    std::map<std::string, std::optional<serving_figures>> by_chip;
+    std::map<std::string, std::pair<std::optional<serving_figures>, std::string>> by_chip;
     for (std::size_t i = 0; i < doc.plan.candidates.size(); ++i) {
         const auto& c = doc.plan.candidates[i];
         for (const auto* d : cands)
@@ -148,11 +149,13 @@ void add_serving(plan_document& doc, const plan_request& q, const std::vector<co
                 const auto key = detail::serving_chip_key(*d);
                 auto it        = by_chip.find(key);
                 if (it == by_chip.end()) {
-                    doc.serving[i] = plan_serving(sc, *d);
-                    by_chip.emplace(key, doc.serving[i]);
-                } else if (it->second) {
-                    doc.serving[i] = it->second;
+                    doc.serving[i] = plan_serving(sc, *d, &doc.serving_why[i]);
+                    by_chip.emplace(key, std::pair{doc.serving[i], doc.serving_why[i]});
+                } else if (it->second.first) {
+                    doc.serving[i] = it->second.first;
                     detail::reprice_serving(*doc.serving[i], sc, *d);
+                } else {
+                    doc.serving_why[i] = it->second.second;
                 }
                 break;
             }
@@ -200,7 +203,7 @@ result<plan_document> run_plan(const plan_request& q, const load_options& source
     }
     const auto local = to_device_spec(detect_local_hardware());
     cands.push_back(&local);
-    plan_document doc{std::move(*est), {}, q.train_tokens, q.top, std::nullopt, {}, {}};
+    plan_document doc{std::move(*est), {}, q.train_tokens, q.top, std::nullopt, {}, {}, {}};
     if (doc.estimate.task == task_kind::train) {
         doc.plan = make_train_plan(doc.estimate.model, doc.estimate.train, cands, q.train_tokens, q.plan);
         return doc;

@@ -104,6 +104,8 @@ void add_serving_json(json& plan, const plan_document& d) {
     auto& cands = plan["candidates"];
     for (std::size_t i = 0; i < d.serving.size() && i < cands.size(); ++i) {
         cands[i]["serving"] = serving_to_json(d.serving[i]);
+        if (!d.serving[i] && i < d.serving_why.size() && !d.serving_why[i].empty())
+            cands[i]["serving_unavailable"] = d.serving_why[i];
         if (d.serving[i])
             for (const auto& [k, v] : d.serving[i]->launch)
                 cands[i]["launch"]["serving " + k] = v;
@@ -137,7 +139,17 @@ std::string serving_text(const plan_document& d) {
     }
     out += "\n";
     const auto order = reading_order(d);
-    if (order.empty()) return out + "No row can serve it (memory or bandwidth unknown, or the model does not fit).\n";
+    if (order.empty()) {
+        out += "No row can serve it:\n";
+        std::size_t said = 0;
+        for (std::size_t i = 0; i < d.plan.candidates.size() && i < d.serving_why.size(); ++i) {
+            if (d.serving_why[i].empty()) continue;
+            if (++said > std::max<std::size_t>(d.top, 1)) break;
+            out += fmt::format("  {}: {}\n", d.plan.candidates[i].hardware, d.serving_why[i]);
+        }
+        if (said == 0) out += "  the model does not fit, or a row's memory or bandwidth is unknown\n";
+        return out;
+    }
     const std::string tail = fmt::format("p{:g}", q.slo_percentile);
     out += fmt::format("{:<32} {:>5} {:>4} {:>4} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>10} {:>9} {:>9}  {}\n",
                        "hardware", "inst", "TP", "GPUs", "users", "out tok/s", "TTFT p50", "TTFT " + tail, "TPOT p50",

@@ -4,6 +4,7 @@
 #include "estimate/engines.h"
 #include "hardware/personal_memory.h"
 #include "llmplan/serving.h"
+#include "llmplan/units.h"
 #include "plan/detail.h"
 #include "serve/reprice.h"
 #include "serve/step_table.h"
@@ -46,6 +47,24 @@ std::uint64_t serving_ctx(const serving_context& c) {
     return c.ctx_given ? std::max(c.infer.ctx, need) : need;
 }
 
+// Why a row serves nothing: said to the person in place of a table (plan's text, JSON's
+// `serving_unavailable`, the page).
+constexpr const char* rates_unknown = "its memory bandwidth or matmul rate is not in the table";
+
+std::string no_room(const inference_estimate& e, const device_spec& d, std::uint32_t tp) {
+    std::uint64_t weights = 0;
+    for (const auto& dev : e.devices)
+        if (dev.kind != device_kind::cpu) weights = std::max<std::uint64_t>(weights, dev.parts.weights);
+    return fmt::format("does not fit at tensor parallel {}: the weights take {} a GPU of its {}", tp,
+                       gib_text(static_cast<double>(weights)),
+                       gib_text(static_cast<double>(d.memory_bytes.value_or(0))));
+}
+
+std::string kv_short(std::uint64_t kv_tokens, std::uint64_t need, std::uint32_t tp) {
+    return fmt::format("at tensor parallel {}, the KV cache holds {} tokens, and one request needs {}", tp, kv_tokens,
+                       need);
+}
+
 /// llama-server's slots when --parallel is not given (ggml-org/llama.cpp tools/server/server.cpp, as
 /// read 2026-12-06: common/arg.cpp sets n_parallel = -1 for the server, and n_parallel < 0 is "auto",
 /// 4 slots sharing one unified KV cache; an explicit --parallel N splits -c into N slots of -c / N).
@@ -57,24 +76,37 @@ constexpr std::uint64_t llama_server_max_slots = 64;
 /// llama.cpp: the KV cells the GPUs hold beyond everything else at one sequence's context (the cache
 /// llama-server allocates is -c cells shared by its --parallel slots; `-c` is the plan's to choose).
 std::optional<tp_option> prepare_llamacpp(const serving_context& c, const device_spec& d, inference_params p,
-                                          std::uint32_t tp) {
+                                          std::uint32_t tp, std::string& why) {
     const model_desc& m = *c.model;
     p.engine            = engine_kind::llama_cpp;
     p.device            = detail::is_apple_silicon(d) ? device_kind::metal : device_kind::cuda;
     auto e              = estimate_inference(m, p);
-    if (!e || e->kv_bytes_per_token == 0) return std::nullopt;
+    if (!e) {
+        why = e.error().message;
+        return std::nullopt;
+    }
+    if (e->kv_bytes_per_token == 0) {
+        why = "the model keeps no KV cache llama-server could share between users";
+        return std::nullopt;
+    }
     std::int64_t free = 0;
     for (const auto& dev : e->devices) {
         if (dev.kind == device_kind::cpu) continue;
         free += static_cast<std::int64_t>(*d.memory_bytes) -
                 (dev.total_bytes() - static_cast<std::int64_t>(dev.parts.kv_cache));
     }
-    if (free <= 0) return std::nullopt;
-    tp_option o;
-    o.tp                     = tp;
-    o.kv_capacity            = static_cast<std::uint64_t>(free) / e->kv_bytes_per_token;
     const std::uint64_t need = c.request.input_len + c.request.output_len;
-    if (o.kv_capacity < need) return std::nullopt;
+    if (free <= 0) {
+        why = no_room(*e, d, tp);
+        return std::nullopt;
+    }
+    tp_option o;
+    o.tp          = tp;
+    o.kv_capacity = static_cast<std::uint64_t>(free) / e->kv_bytes_per_token;
+    if (o.kv_capacity < need) {
+        why = kv_short(o.kv_capacity, need, tp);
+        return std::nullopt;
+    }
     const std::uint64_t fit = std::min(o.kv_capacity / need, llama_server_max_slots);
     // Slots for the load asked: one a user in flight where memory allows, else llama-server's own 4.
     const std::uint64_t want =
@@ -83,30 +115,54 @@ std::optional<tp_option> prepare_llamacpp(const serving_context& c, const device
     o.batched_tokens         = p.n_batch; // llama-server -b: the tokens one llama_decode call takes
     o.gpu_memory_utilization = 1.0;
     o.shape                  = make_instance_shape(m, *e, c.infer, d, serving_engine::llamacpp, tp, 1);
-    if (o.shape.bandwidth <= 0 || o.shape.matmul_rate <= 0) return std::nullopt;
+    if (o.shape.bandwidth <= 0 || o.shape.matmul_rate <= 0) {
+        why = rates_unknown;
+        return std::nullopt;
+    }
     return o;
 }
 
-std::optional<tp_option> prepare(const serving_context& c, const device_spec& d, std::uint32_t tp) {
+std::optional<tp_option> prepare(const serving_context& c, const device_spec& d, std::uint32_t tp, std::string& why) {
     const model_desc& m = *c.model;
-    if (!tensor_parallel_divides_heads(m, tp)) return std::nullopt;
+    if (!tensor_parallel_divides_heads(m, tp)) {
+        why = fmt::format("{} GPUs (tensor parallel) do not split the model's attention heads evenly", tp);
+        return std::nullopt;
+    }
     inference_params p     = c.infer;
     const std::uint32_t pp = std::max(1u, p.pipeline_parallel);
     p.gpus                 = tp * pp;
     p.batch                = 1;
     p.ctx                  = serving_ctx(c);
     p.prompt               = 0;
-    if (!d.memory_bytes) return std::nullopt;
+    if (!d.memory_bytes) {
+        why = "its memory size is not in the table";
+        return std::nullopt;
+    }
     p.device_memory_bytes = *d.memory_bytes;
-    if (engine_of(c) == serving_engine::llamacpp) return pp == 1 ? prepare_llamacpp(c, d, p, tp) : std::nullopt;
+    if (engine_of(c) == serving_engine::llamacpp) {
+        if (pp == 1) return prepare_llamacpp(c, d, p, tp, why);
+        why = "llama-server has no pipeline parallel";
+        return std::nullopt;
+    }
     p.engine = engine_kind::vllm; // the KV pool as vLLM sizes it at --gpu-memory-utilization
     p.device = device_kind::cuda;
     auto e   = estimate_inference(m, p);
-    if (!e) return std::nullopt;
+    if (!e) {
+        why = e.error().message;
+        return std::nullopt;
+    }
+    const std::uint64_t need = c.request.input_len + c.request.output_len;
     tp_option o;
     o.tp          = tp;
     o.kv_capacity = e->vllm_kv_capacity_tokens;
-    if (o.kv_capacity < c.request.input_len + c.request.output_len) return std::nullopt;
+    if (o.kv_capacity == 0) {
+        why = no_room(*e, d, tp);
+        return std::nullopt;
+    }
+    if (o.kv_capacity < need) {
+        why = kv_short(o.kv_capacity, need, tp);
+        return std::nullopt;
+    }
     o.default_seqs   = e->vllm_max_num_seqs ? e->vllm_max_num_seqs : 256;
     o.batched_tokens = e->vllm_max_num_batched_tokens ? e->vllm_max_num_batched_tokens : 8192;
     if (engine_of(c) == serving_engine::sglang) {
@@ -121,12 +177,18 @@ std::optional<tp_option> prepare(const serving_context& c, const device_spec& d,
             if (!c.infer.gpu_memory_utilization && g->vllm_kv_capacity_tokens)
                 o.kv_capacity = g->vllm_kv_capacity_tokens;
         }
-        if (o.kv_capacity < c.request.input_len + c.request.output_len) return std::nullopt;
+        if (o.kv_capacity < need) {
+            why = kv_short(o.kv_capacity, need, tp);
+            return std::nullopt;
+        }
     }
     o.gpu_memory_utilization = gpu_memory_utilization(p);
     o.shape                  = make_instance_shape(m, *e, c.infer, d, engine_of(c), tp, pp);
     // Both rates are needed: a step without the matmul rate would price prefill at nothing.
-    if (o.shape.bandwidth <= 0 || o.shape.matmul_rate <= 0) return std::nullopt;
+    if (o.shape.bandwidth <= 0 || o.shape.matmul_rate <= 0) {
+        why = rates_unknown;
+        return std::nullopt;
+    }
     return o;
 }
 
@@ -331,8 +393,19 @@ status validate(const serving_request& r, const inference_params& p, bool ctx_gi
     return ok();
 }
 
-std::optional<serving_figures> plan_serving(const serving_context& c, const device_spec& d) {
-    if (!c.model || !d.has_accelerator() || !d.memory_bandwidth_bytes_per_s) return std::nullopt;
+std::optional<serving_figures> plan_serving(const serving_context& c, const device_spec& d, std::string* why_none) {
+    std::string why_local;
+    std::string& why = why_none ? *why_none : why_local;
+    why.clear();
+    if (!c.model) return std::nullopt;
+    if (!d.has_accelerator()) {
+        why = "a machine without a GPU: the serving plan covers GPUs";
+        return std::nullopt;
+    }
+    if (!d.memory_bandwidth_bytes_per_s) {
+        why = rates_unknown;
+        return std::nullopt;
+    }
     const auto& r          = c.request;
     const std::uint32_t pp = std::max(1u, c.infer.pipeline_parallel);
     const bool targets     = r.ttft_ms.has_value() || r.tpot_ms.has_value();
@@ -341,7 +414,10 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
 
     // vLLM and SGLang run on CUDA, ROCm and TPU, not on Apple's GPU (vLLM's docs: Apple silicon runs its
     // CPU backend only; SGLang has no Metal backend): a Mac serves with llama.cpp.
-    if (engine_of(c) != serving_engine::llamacpp && detail::is_apple_silicon(d)) return std::nullopt;
+    if (engine_of(c) != serving_engine::llamacpp && detail::is_apple_silicon(d)) {
+        why = "vLLM and SGLang do not run on Apple's GPU: a Mac serves with llama.cpp (--engine llama.cpp)";
+        return std::nullopt;
+    }
     // Tensor-parallel sizes to try: up to a node's GPUs (a machine's own, or 8 cards in a server).
     std::vector<std::uint32_t> tps;
     if (r.tensor_parallel > 0)
@@ -351,8 +427,12 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
             if ((!fixed || c.infer.gpus % (tp * pp) == 0) && tp * pp <= node_gpus(d)) tps.push_back(tp);
     std::vector<tp_option> opts;
     for (auto tp : tps)
-        if (auto o = prepare(c, d, tp)) opts.push_back(std::move(*o));
+        if (auto o = prepare(c, d, tp, why)) opts.push_back(std::move(*o)); // why: the largest size's refusal
+    if (tps.empty())
+        why = fmt::format("{} GPUs do not divide into instances of 1, 2, 4 or 8 GPUs (tensor parallel) on one node",
+                          c.infer.gpus);
     if (opts.empty()) return std::nullopt;
+    why.clear();
 
     struct choice {
         const tp_option* o      = nullptr;
@@ -479,7 +559,10 @@ std::optional<serving_figures> plan_serving(const serving_context& c, const devi
             met_with = met_with ? std::min(met_with, hi) : hi;
         }
     }
-    if (!best) return std::nullopt;
+    if (!best) {
+        why = "no configuration the search tried carries the load";
+        return std::nullopt;
+    }
 
     const auto& b = *best;
     const auto& s = b.v.sim;

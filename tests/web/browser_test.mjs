@@ -428,6 +428,25 @@ try {
         `serving every request at once: the CLI's saturated row (${JSON.stringify(u0.cells)})`);
   check(!sv.canvas && burstSeen.note.length > 0 && /request-rate=inf/.test(burstSeen.url),
         `serving every request at once: no load to chart, said so, and the link keeps it (${burstSeen.url})`);
+  // No machine serves it (Llama-3.1-405B on GeForce RTX 4090s: 94.5 GiB of weights a GPU even at tensor
+  // parallel 8): the row's reason is the CLI's `serving_unavailable`, in the reader's language.
+  const SMALL = "GeForce RTX 4090";
+  const bigModelQ = { model: "meta-llama/Llama-3.1-405B", engine: "vllm", concurrency: "8", hardware: SMALL };
+  const smallCli = cli("plan", "meta-llama/Llama-3.1-405B", "--engine", "vllm", "--concurrency", "8", "--hardware", SMALL);
+  const smallWhy = (smallCli.candidates.find((c) => c.hardware === SMALL) || {}).serving_unavailable || "";
+  for (const lang of ["en", "zh"]) {
+    await page.goto(`${base}?${new URLSearchParams({ ...bigModelQ, task: "serve", lang })}`);
+    await settle(0);
+    const refused = await page.$$eval("#serving-refused li", (l) => l.map((e) => e.textContent));
+    const row = refused.find((r) => r.startsWith(SMALL)) || "";
+    check(/^does not fit at tensor parallel 8: the weights take 94\.5 GiB a GPU/.test(smallWhy)
+          && (lang === "en" ? row === `${SMALL}: ${smallWhy}` : row.length > SMALL.length + 2 && !/does not fit/.test(row)),
+          `${lang} serving a model no row holds: the row says why (${row})`);
+    if (lang !== "en") {
+      const leftSmall = await english(page);
+      check(leftSmall.length === 0, `${lang}: no English sentence outside names (no machine serves it)${leftSmall.length ? `: ${leftSmall.join(" | ")}` : ""}`);
+    }
+  }
   check(errors.length === 0, `no errors in the serving pages${errors.length ? `: ${errors.join(" | ")}` : ""}`);
 
   // 8-9. No ?lang= in the link: the page speaks the browser's language. A fresh profile whose

@@ -192,6 +192,14 @@ function makeServing({ $, el, state, hardware, api, words }) {
       table.tBodies[0].append(el("tr", { class: c.serving.meets_targets ? "fits" : "nofit", "data-index": String(i) },
         el("td", { class: "name" }, c.hardware), ...COLS.map(([k, f]) => el("td", { "data-col": k }, f(c.serving)))));
     }
+    // No row serves it: each row's reason from the library (candidates[].serving_unavailable).
+    const refused = order.length ? [] : plan.candidates.filter((c) => c.serving_unavailable).slice(0, TOP);
+    if (choice === null && data.asked > 0 && refused.length) {
+      $("serving-choice").append(t("serving_none_why"), el("ul", { id: "serving-refused" },
+        ...refused.map((c) => el("li", {}, el("span", { class: "name" }, c.hardware), ": ", say(c.serving_unavailable)))));
+      drawChart();
+      return;
+    }
     if (choice === null) {
       $("serving-choice").append(t(data.asked > 0 ? "serving_none" : "serving_no_load"));
       drawChart();
