@@ -72,6 +72,30 @@ TEST(catalog_round11, minimax_m25_count_scales_and_kv) {
     }
 }
 
+// MiniMax-M2.5's weights as the FP8 checkpoint stores them (quantization_config: e4m3 in 128 x 128 blocks,
+// modules_to_not_convert "gate", "e_score_correction_bias", "lm_head"): every attention and expert matrix
+// at 1 byte a weight plus a float32 scale a block, the rest in bf16. transformers matches those entries as
+// substrings of MiniMax's own module paths (block_sparse_moe.gate is the router, the experts are
+// block_sparse_moe.experts.N.w1 / w2 / w3), so "gate" leaves only the routers in bf16, not the experts'
+// w1 (before this round llmplan matched it against Llama's spelling mlp.experts.N.gate_proj and sized a
+// third of the experts at 2 bytes: 304.9 GB). By hand: 62 x (44,040,192 attention + 256 x 3 x 1536 x 3072)
+// = 227,410,968,576 FP8 weights + 13,880,064 scales x 4 bytes + (228,689,764,864 - 227,410,968,576) x 2
+// bytes = 230,024,081,408 bytes (MiniMax's deployment guides: "220 GB for weights", rounded).
+TEST(catalog_round11, minimax_m25_fp8_checkpoint_bytes) {
+    const std::uint64_t fp8    = 62ull * (44'040'192 + 256ull * 3 * 1'536 * 3'072);
+    const std::uint64_t scales = 13'880'064;
+    const std::uint64_t rest   = 228'689'764'864ull - fp8;
+    EXPECT_EQ(fp8, 227'410'968'576u);
+    for (const char* id : {"MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7"}) {
+        const auto m = catalog_model(id);
+        auto e       = estimate_inference(m, inference_params{});
+        ASSERT_TRUE(e.has_value()) << e.error().what();
+        EXPECT_EQ(e->weights.quantized_bytes, fp8 + 4 * scales) << id;
+        EXPECT_EQ(e->weights.unquantized_bytes, 2 * rest) << id;
+        EXPECT_EQ(e->weights.bytes, 230'024'081'408u) << id;
+    }
+}
+
 // Falcon-180B (Lightning-AI/litgpt litgpt/config.py @ 26857050fe3f: n_embd 14848, 80 layers, 232 heads,
 // n_query_groups 8, vocab 65,024, bias False; new_decoder_architecture as TensorRT-LLM's checkpoint
 // config for it says): a fused QKV of 14848 x (232 + 2 x 8) x 64, the dense 14848^2, a plain 4 x 14848
