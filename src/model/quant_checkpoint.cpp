@@ -193,7 +193,7 @@ bool checkpoint_quantizes(const model_desc& m, const tensor_desc& t) {
     // The same lists by the module paths they name (dense MLPs, single layers, "re:" patterns).
     const auto rule = m.quant.method == quant_method::compressed_tensors ? detail::module_rule::compressed_tensors
                                                                          : detail::module_rule::transformers;
-    return !detail::module_listed(m.quant.modules_not_converted, t, rule);
+    return !detail::module_listed(m.quant.modules_not_converted, t, rule, m.arch);
 }
 
 std::uint64_t checkpoint_matrix_bytes(const quant_desc& q, std::uint64_t out, std::uint64_t in, std::uint64_t n_mat) {

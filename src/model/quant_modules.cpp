@@ -161,6 +161,26 @@ bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t
     return false;
 }
 
+// Families whose checkpoints keep the MoE block as block_sparse_moe (router "gate", experts.N.w1 / w3 /
+// w2): transformers modeling_mixtral.py, modeling_phimoe.py, modeling_minimax.py and MiniMax-M2's
+// modeling_minimax_m2.py (its FP8 config lists "gate" for block_sparse_moe.gate; nvidia's NVFP4 copy
+// ignores model.layers.N.block_sparse_moe.gate). Every other family spells it mlp.*.
+bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t, module_rule rule,
+                   std::string_view arch) {
+    if (entries.empty()) return false;
+    const bool sparse_moe_block = arch == "mixtral" || arch == "phimoe" || arch == "minimax" || arch == "minimax_m2";
+    auto paths                  = hf_module_paths(t);
+    std::erase_if(paths, [&](const std::string& p) {
+        const bool bsm = p.find(".block_sparse_moe.") != std::string::npos;
+        const bool mlp_moe =
+            p.find(".mlp.experts.") != std::string::npos || p.ends_with(".mlp.gate") || p.ends_with(".mlp.router");
+        return sparse_moe_block ? mlp_moe : bsm;
+    });
+    for (const auto& e : entries)
+        if (listed(e, paths, rule)) return true;
+    return false;
+}
+
 const quant_override* override_for(const quant_desc& q, const tensor_desc& t) {
     if (q.overrides.empty()) return nullptr;
     const auto paths = hf_module_paths(t);

@@ -32,6 +32,11 @@ std::vector<std::string> hf_module_paths(const tensor_desc& t);
 /// Whether one entry of a module list names tensor t.
 bool module_listed(std::string_view entry, const tensor_desc& t, module_rule rule);
 bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t, module_rule rule);
+/// The same for a model of family `arch`, with only that family's spelling of the MoE block: a
+/// substring entry ("gate") must not match another family's name for the tensor ("mlp.experts.0.gate_proj"
+/// is a MiniMax expert's w1, which "gate" does not name).
+bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t, module_rule rule,
+                   std::string_view arch);
 
 /// fnmatch-style glob: `*` any run of characters (dots included), `?` one character.
 bool glob_match(std::string_view text, std::string_view pattern);
