@@ -220,6 +220,9 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             zero3_linear || !(base.format == weight_format::f32 || base.format == weight_format::f16 ||
                               base.format == weight_format::bf16 || base.format == weight_format::gptq_int4 ||
                               base.format == weight_format::gptq_int8);
+        // bitsandbytes' autograd functions keep that input on their context, not via save_for_backward
+        // (training_activations.cpp, ctx_held): a non-reentrant checkpoint cannot drop it.
+        gptq_saved.ctx_held_inputs = base.format == weight_format::nf4 || base.format == weight_format::int8;
         if (base.format == weight_format::gptq_int4 || base.format == weight_format::gptq_int8) {
             // auto-gptq's QuantLinear trains through plain torch ops (qlinear_cuda_old.py forward, taken when the
             // tokens reach kernel_switch_threshold = 128 or the layer is trainable): it unpacks qweight, forms
@@ -529,6 +532,10 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
              ", rank " + std::to_string(p.lora_rank) + ", " + std::to_string(lora.params) + " params; lora_dropout " +
              two_decimals(h.lora_dropout) +
              (h.lora_dropout > 0 ? " (a dropped-out copy of each adapted input is kept)" : ""));
+    if (act.ctx_held_bytes > 0)
+        note("the trainer's gradient checkpointing is non-reentrant, and bitsandbytes keeps each quantized linear's "
+             "input outside its reach: every layer's linear inputs stay until that layer's backward (+" +
+             gib_text(static_cast<double>(act.ctx_held_bytes), 2) + ")");
     if (act.bias_bytes > 0)
         note("the model's remote code builds its ALiBi position bias as a dense heads x seq x seq matrix, cached "
              "and once more per sequence combined with the padding mask (+" +

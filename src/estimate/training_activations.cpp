@@ -113,6 +113,24 @@ layer_bytes layer_activation(const model_desc& m, const layer_desc& l, std::uint
     return {elems * act_b + extra, widest};
 }
 
+/// Elements per token of the distinct inputs a layer's linears take: what bitsandbytes' autograd functions hold
+/// (ctx_held below). Linears fed the same tensor share it: q, k and v take the attention norm's output, gate and
+/// up the MLP norm's (a parallel block feeds its MLP the attention's input); o_proj takes the attention output,
+/// down the gated product (or the activation's output). A MoE layer copies each routed token to its experts
+/// (n_expert_used inputs of h, and as many expert products), beside the shared expert's product. A decoder
+/// layer's cross-attention repeats the attention's two inputs.
+std::uint64_t bnb_linear_input_elems(const model_desc& m, const layer_desc& l) {
+    const std::uint64_t h = m.n_embd;
+    std::uint64_t elems   = 0;
+    if (l.has_kv()) elems += (l.cross_attn ? 2 : 1) * (h + std::uint64_t{l.n_head} * l.head_dim_v);
+    const std::uint64_t mlp_input = m.parallel_block && l.has_kv() ? 0 : h;
+    if (l.is_moe)
+        elems += mlp_input + std::uint64_t{m.moe.n_expert_used} * (h + m.moe.n_ff_expert) + m.moe.n_ff_shexp;
+    else if (l.n_ff > 0)
+        elems += mlp_input + l.n_ff;
+    return elems;
+}
+
 } // namespace
 
 bool softcapped_attention(const model_desc& m) {
@@ -185,6 +203,20 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // recomputed layer's with checkpointing.
     a.per_layer_saved_bytes += saved_weights.all_layers;
     a.largest_layer_bytes += saved_weights.largest_layer;
+    // A non-reentrant checkpoint (training_habits.cpp: ms-swift) runs the forward with its autograd graph and drops
+    // only what save_for_backward saved, through its saved-tensor hooks (torch/utils/checkpoint.py, _checkpoint_hook).
+    // bitsandbytes' MatMul4Bit and MatMul8bitLt keep their input A as a plain attribute of the context instead
+    // (bitsandbytes/autograd/_functions.py @ c75b6de, 0.41.3.post1: `ctx.tensors = (A, B)`;
+    // `ctx.tensors = (CAt, subA, A)`), so every layer's quantized linears hold their inputs, in the compute dtype
+    // (Linear4bit.forward `x = x.to(self.compute_dtype)`), from the forward to that layer's backward, as the
+    // layer inputs do. (A reentrant checkpoint runs the forward without a graph: no context is kept. AutoAWQ's
+    // WQLinearMMFunction and auto-gptq's torch ops save through save_for_backward: the hooks drop theirs.)
+    if (p.grad_checkpointing && h.non_reentrant_checkpoint && saved_weights.ctx_held_inputs) {
+        std::uint64_t elems = 0;
+        for (const auto& l : m.layers)
+            elems += bnb_linear_input_elems(m, l);
+        a.ctx_held_bytes = elems * act_b * tokens;
+    }
     // Checkpointing keeps the input of every layer (one h-wide activation per token each): fp32 when
     // the k-bit preparation made the embeddings fp32 (the residual stream stays fp32), none on the GPU
     // but the two in transfer when they are offloaded to host RAM (unsloth).
@@ -251,7 +283,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     } else {
         a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
     }
-    a.peak_bytes += a.bias_bytes;
+    a.peak_bytes += a.bias_bytes + a.ctx_held_bytes;
     a.transient_bytes = p.grad_checkpointing
                             ? std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes)
                             : std::max(a.logits_peak_bytes, a.backward_work_bytes);

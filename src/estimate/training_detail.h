@@ -86,6 +86,10 @@ struct train_habits {
     bool chunk_ce_16bit = false;
     /// Whose q/k/v projection the attention splits its value from (training_activations.cpp, qkv_buffer).
     qkv_source qkv = qkv_source::checkpoint;
+    /// Its gradient checkpointing is PyTorch's non-reentrant kind (saved-tensor hooks; training_habits.cpp): the
+    /// forward keeps its autograd graph, so a tensor an autograd function holds as a plain attribute of its
+    /// context, not through save_for_backward, outlives the checkpoint (training_activations.cpp, ctx_held).
+    bool non_reentrant_checkpoint = false;
 };
 
 /// The band key of a workload with its trainer ("lora, 1 GPU, ms-swift"); training_band() takes that band
@@ -102,6 +106,7 @@ struct activation_estimate {
     std::uint64_t backward_work_bytes   = 0; ///< gradient tensors in flight inside one layer's backward
     std::uint64_t logits_peak_bytes     = 0; ///< logits and the loss's copies at their peak
     std::uint64_t bias_bytes            = 0; ///< a dense n_head x seq x seq position bias alive all step
+    std::uint64_t ctx_held_bytes        = 0; ///< linear inputs quantized autograd functions hold past checkpointing
     std::uint64_t transient_bytes       = 0; ///< the largest block freed and re-made every step (logits or a layer)
     std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak
 };
@@ -122,6 +127,10 @@ struct saved_weight_bytes {
     /// bitsandbytes or AWQ matmul (a custom autograd function saving it) does; a torch linear or matmul with
     /// a frozen 16-bit (or dequantized GPTQ) weight does not.
     bool base_keeps_inputs = true;
+    /// Whether those linears are bitsandbytes autograd functions, which keep their input as a plain attribute
+    /// of the autograd context (MatMul4Bit `ctx.tensors = (A, B)`, MatMul8bitLt `ctx.tensors = (CAt, subA, A)`)
+    /// rather than through save_for_backward, out of reach of a non-reentrant checkpoint's hooks.
+    bool ctx_held_inputs = false;
 };
 activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
                                          const lora_plan* lora, bool fp32_residual,

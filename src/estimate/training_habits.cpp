@@ -61,6 +61,24 @@ constexpr trainer_kbit_row kbit_rows[] = {
     {"torchtune", false, false, false, false, false, false, false, detail::qkv_source::separate},
 };
 
+// Which trainers run gradient checkpointing non-reentrant (torch.utils.checkpoint use_reentrant=False, built on
+// saved-tensor hooks: the forward keeps its autograd graph and only what save_for_backward saved is dropped and
+// recomputed). ms-swift 1.x and 2.x patch it in for every model it loads: swift/llm/utils/model.py @ 4312aeb2
+// (2024-01-04) fix_gradient_checkpointing_warning(), called from get_model_tokenizer after loading, rebinds
+// torch.utils.checkpoint.checkpoint and transformers.modeling_utils.checkpoint to `lambda *args,
+// use_reentrant=False, **kwargs: _old_checkpoint(...)` (from c445b330, 2023-11-28; in v2.0.0 use_reentrant=False
+// for torch >= 2.1, True before; gone with the 3.0 rewrite b40f31df, 2024-12-05). Remote code calling
+// torch.utils.checkpoint.checkpoint (Qwen-1's QWenModel, ChatGLM's GLMTransformer) gets it too. The other rows keep
+// the reentrant kind (torch 2.1's default; transformers' gradient_checkpointing_enable passes use_reentrant=True
+// when given no kwargs), whose forward runs without a graph.
+struct trainer_checkpoint_row {
+    std::string_view trainer;
+    bool non_reentrant;
+};
+constexpr trainer_checkpoint_row checkpoint_rows[] = {
+    {"ms-swift", true},
+};
+
 } // namespace
 
 std::string training_kind(const training_params& p) {
@@ -117,6 +135,8 @@ result<train_habits> resolve_habits(const training_params& p) {
             h.nf4_plain_absmax = k.nf4_plain_absmax;
             h.chunk_ce_16bit   = k.chunk_ce_16bit;
         }
+    for (const auto& c : checkpoint_rows)
+        if (c.trainer == row->name) h.non_reentrant_checkpoint = c.non_reentrant;
     // Stepping in backward only exists where one GPU holds every parameter (torchtune refuses it
     // with FSDP), and only for full fine-tuning in the trainers' recipes. A gradient stepped as soon
     // as it is made cannot accumulate over micro-steps (torchtune's recipes refuse

@@ -51,7 +51,7 @@ inline const std::vector<std::pair<std::string, double>>& dev_known_misses() {
         {"llamacpp_mainline_logs#1:weights", 0.184},
         // ms_swift_benchmark: ms-swift runs on the default trainer; training_accuracy_test lists the reasons
         // with --trainer ms-swift.
-        {"ms_swift_benchmark#3", 0.277}, {"ms_swift_benchmark#7", 0.296}, {"ms_swift_benchmark#11", 0.299},
+        {"ms_swift_benchmark#3", 0.158}, {"ms_swift_benchmark#7", 0.149}, // issue 23: non-reentrant checkpointing
         {"ms_swift_benchmark#12", 0.170}, {"ms_swift_benchmark#40", 0.216}, {"ms_swift_benchmark#41", 0.305},
         {"ms_swift_benchmark#64", 0.288}, {"ms_swift_benchmark#66", 0.330}, {"ms_swift_benchmark#78", 0.182},
         {"ms_swift_benchmark#79", 0.160}, {"ms_swift_benchmark#80", 0.190}, {"ms_swift_benchmark#111", 0.148},
