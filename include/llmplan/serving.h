@@ -60,6 +60,10 @@ struct instance_shape {
     double matmul_rate               = 0; ///< FLOP/s the instance multiplies at (peak x share x GPUs); 0 = unknown
     double link_bytes_per_s          = 0; ///< one GPU's all-reduce bandwidth (NVLink / PCIe); 0 with one GPU
     double allreduce_extra_s         = 0; ///< latency an all-reduce adds to the engine's, over PCIe
+    /// The experts' fused-MoE kernel (src/serve/moe_kernels.cpp): fixed time each MoE layer adds to a
+    /// step, and the share of `bandwidth` its reads of the experts' weights reach.
+    double moe_layer_s            = 0;
+    double expert_bandwidth_share = 1.0;
     step_efficiency eff;
 };
 

@@ -1,9 +1,11 @@
 // One engine step of a continuous-batching server (include/llmplan/serving.h):
 //
-//   step = max(bytes / bandwidth, FLOPs / matmul rate) + per-step + per-layer time + all-reduces
+//   step = max(bytes / bandwidth, FLOPs / matmul rate) + per-step + per-layer time + per-MoE-layer time
+//          (the fused-MoE kernel's launches, by the experts' weight format) + all-reduces
 //
-// bytes: the weights once (MoE: the experts the step's tokens touch), each decoding sequence's KV
-//        cache at its depth, the KV the prefill chunk attends to;
+// bytes: the weights once (MoE: the experts the step's tokens touch, at the share of the bandwidth the
+//        engine's MoE kernel for their weight format reaches, src/serve/moe_kernels.cpp), each decoding
+//        sequence's KV cache at its depth, the KV the prefill chunk attends to;
 // FLOPs: 2 x active parameters x tokens, plus attention: 2 x heads x (K width + V width) per pair of a
 //        query token and a cached token;
 // all-reduce: two a layer (after attention, after the MLP; Megatron-style tensor parallel as vLLM and
@@ -11,6 +13,7 @@
 //        plus a fixed latency each.
 // The efficiencies are rows per engine x memory class (serving_efficiency, below).
 #include "llmplan/weights.h"
+#include "serve/moe_kernels.h"
 #include "serve/step_table.h"
 
 #include <algorithm>
@@ -193,6 +196,10 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
         s.n_expert               = m.moe.n_expert;
         s.n_expert_used          = std::max(1u, m.moe.n_expert_used);
         s.expert_bytes_per_layer = expert / moe_layers;
+        // The experts' kernel for their weight format (src/serve/moe_kernels.cpp).
+        const auto moe           = detail::moe_kernel_cost_of(engine, detail::moe_weights_of(m, p));
+        s.moe_layer_s            = moe.per_moe_layer_s;
+        s.expert_bandwidth_share = moe.expert_bandwidth_share;
     } else {
         expert = 0;
     }
@@ -250,19 +257,22 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
 namespace {
 
 /// Bytes of routed experts a step of `tokens` tokens reads: in each MoE layer the distinct experts its
-/// tokens pick, E x (1 - (1 - k/E)^T) with uniform routing.
+/// tokens pick, E x (1 - (1 - k/E)^T) with uniform routing; counted as the bytes the engine's dense
+/// reads would move in the time its MoE kernel takes for them (over expert_bandwidth_share).
 double step_expert_bytes(const instance_shape& s, double tokens) {
     if (s.moe_layers == 0) return 0;
     const double E       = s.n_expert;
     const double k       = std::min<double>(s.n_expert_used, E);
     const double touched = E * (1.0 - std::pow(1.0 - k / E, tokens));
-    return s.moe_layers * s.expert_bytes_per_layer * touched / E;
+    const double share   = s.expert_bandwidth_share > 0 ? s.expert_bandwidth_share : 1.0;
+    return s.moe_layers * s.expert_bytes_per_layer * touched / E / share;
 }
 
-/// Per-step, per-sequence and per-layer time plus the tensor-parallel all-reduces of a step of `tokens`
+/// Per-step, per-sequence, per-layer and per-MoE-layer time plus the tensor-parallel all-reduces of a step of `tokens`
 /// tokens, `seqs` of them decoding.
 double step_fixed_seconds(const instance_shape& s, double tokens, double seqs) {
-    double fixed = s.eff.per_step_s + s.eff.per_seq_s * seqs + s.eff.per_layer_s * s.n_layer;
+    double fixed =
+        s.eff.per_step_s + s.eff.per_seq_s * seqs + s.eff.per_layer_s * s.n_layer + s.moe_layer_s * s.moe_layers;
     if (s.tensor_parallel > 1) {
         const double n      = s.tensor_parallel;
         const double per_ar = s.allreduce_bytes_per_token * tokens * 2.0 * (n - 1) / n;
