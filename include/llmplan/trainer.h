@@ -40,7 +40,7 @@ struct trainer_profile {
     std::string_view name;
     std::string_view what;    ///< one line for the notes
     optimizer_step step;      ///< torch AdamW's implementation (DeepSpeed ZeRO steps with FusedAdam)
-    bool in_backward_single;  ///< full fine-tuning on one GPU steps each parameter in backward
+    bool in_backward_single;  ///< full fine-tuning on one GPU with the 8-bit optimizer steps each parameter in backward
     bool kbit_upcast;         ///< PEFT prepare_model_for_kbit_training: 16-bit params of a bnb model -> fp32
     loss_impl loss;           ///< how the loss is computed
     bool fused_kernels;       ///< compiled/fused norms and SwiGLU (no eager fp32 norm copies)

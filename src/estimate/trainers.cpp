@@ -19,8 +19,17 @@
 //    LoRA layers run as its own autograd functions (kernels/fast_lora.py LoRA_QKV, LoRA_MLP, LoRA_W):
 //    they save X once per group and cast A, B to X's dtype, so no per-module input copy (own_lora);
 //    with dropout > 0 unsloth leaves the LoRA matrices to PEFT's forward.
-//  - torchtune: pure bf16, compiled kernels, CEWithChunkedOutputLoss (8 chunks), AdamW(fused=True),
-//    optimizer_in_bwd in the single-device full recipes, lora_dropout 0.0, FSDP2 for several GPUs.
+//  - torchtune (pytorch/torchtune recipes/configs, read @ 0031bfb0 2024-10-14, 1814feb1 2024-11-18, bd2a0fc7
+//    2026-04-23): pure bf16 (`dtype: bf16`); chunked loss: CEWithChunkedOutputLoss, 8 chunks (configs from
+//    4fba6cd4, 2024-08-28), then LinearCrossEntropyLoss, the output projection chunk by chunk inside the loss
+//    (9c06c8bd, 2025-04-30), torch.nn.CrossEntropyLoss before (@ ff594c23, 2024-04-15); AdamW(fused=True) in the
+//    LoRA configs; lora_dropout 0.0 (d7fae967, 2024-09-11; the model builders' 0.05 before); FSDP2 for several
+//    GPUs; optimizer_in_bwd in the single-device full configs, always with their bitsandbytes paged optimizer
+//    (training_habits.cpp: taken with --optimizer adamw-8bit only). Compiled kernels: every config says
+//    `compile: False`, but the memory torchtune publishes is measured compiled (README @ 0031bfb0 "torch compile
+//    enabled" for its table; the optimization-flags table @ 1814feb1), so the row keeps the compiled figure. Eager
+//    keeps more without checkpointing (that table: Llama-3.2-3B, 2 x 4096 tokens, 60.0 -> 51.0 GiB with compile);
+//    with checkpointing only the recomputed layer differs.
 //  - litgpt: Fabric bf16-true, chunked cross-entropy (lm_head_chunk_size 128), torch AdamW (foreach),
 //    lora_dropout 0.05, adapters in the model dtype.
 //  - deepspeed: a plain `deepspeed` launch of a transformers model: DeepSpeed's FusedAdam steps.

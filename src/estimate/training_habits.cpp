@@ -48,6 +48,11 @@ constexpr band_row bands[] = {
 //    the list of bf16 logit chunks stays referenced through backward, and chunked_cross_entropy (litgpt/utils.py
 //    l.267-275) calls F.cross_entropy on each bf16 chunk with no autocast, whose log_softmax keeps its bf16
 //    output for backward: every chunk's, 2 + 2 bytes a logit.
+//  - torchtune repeats grouped keys and values to every query head before SDPA as well (expands_kv):
+//    torchtune/modules/attention.py, MultiHeadAttention.forward, `k = k.unsqueeze(2).expand(expand_shape).flatten(1,
+//    2)` and the same for v when num_heads != num_kv_heads (@ 1814feb1, 2024-11-18, v0.5.0 and @ bd2a0fc7, 2026-04-23,
+//    l.289-290; `k.expand(...)` then a reshape at @ ff594c23, 2024-04-15): flatten of an expanded dimension copies, and
+//    SDPA saves those n_head-wide k and v for backward, compiled or not.
 //  - q/k/v (qkv): LitGPT computes them with one fused linear, `qkv = self.attn(x)`, and splits views of it
 //    (litgpt/model.py @ 43c44323 l.217-236); torchtune's MultiHeadAttention has separate q_proj, k_proj and
 //    v_proj (torchtune/modules/attention.py); the transformers-based trainers run the checkpoint's code.
@@ -57,8 +62,8 @@ struct trainer_kbit_row {
     detail::qkv_source qkv;
 };
 constexpr trainer_kbit_row kbit_rows[] = {
-    {"litgpt",    true,  true,  true,  true,  true,  true,  true,  detail::qkv_source::fused   },
-    {"torchtune", false, false, false, false, false, false, false, detail::qkv_source::separate},
+    {"litgpt",    true,  true,  true,  true,  true, true,  true,  detail::qkv_source::fused   },
+    {"torchtune", false, false, false, false, true, false, false, detail::qkv_source::separate},
 };
 
 // Which trainers run gradient checkpointing non-reentrant (torch.utils.checkpoint use_reentrant=False, built on
@@ -147,8 +152,15 @@ result<train_habits> resolve_habits(const training_params& p) {
                           "cannot accumulate over " +
                               std::to_string(p.grad_accum) + " micro-steps; expected --grad-accum 1",
                           "--grad-accum");
-    h.in_backward = o.optimizer_in_backward.value_or(row->in_backward_single && p.method == train_method::full &&
-                                                     p.gpus == 1 && p.grad_accum == 1);
+    // The recipes pair it with their bitsandbytes paged optimizer: at pytorch/torchtune @ bd2a0fc7 (2026-04-23) every
+    // recipes/configs/*/*_full_single_device.yaml that sets `optimizer_in_bwd: True` uses
+    // bitsandbytes.optim.PagedAdamW8bit (the Llama ones) or PagedAdamW, and every one on torch.optim.AdamW sets it
+    // False (qwen2/0.5B, qwen2_5/0.5B, qwen3/0.6B-4B); the same pairing at @ 0031bfb0 (2024-10-14) and 1814feb1
+    // (2024-11-18). Of these --optimizer names only the 8-bit one, so with plain AdamW every gradient is kept (the
+    // higher figure: a paged 32-bit config says --optimizer-in-backward on).
+    h.in_backward =
+        o.optimizer_in_backward.value_or(row->in_backward_single && p.method == train_method::full && p.gpus == 1 &&
+                                         p.grad_accum == 1 && p.optimizer == optimizer_kind::adamw_8bit);
     return h;
 }
 

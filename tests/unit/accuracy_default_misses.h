@@ -86,11 +86,10 @@ inline const std::vector<std::pair<std::string, double>>& dev_known_misses() {
         {"qwen2_speed_benchmark#63", 0.104}, {"qwen2_speed_benchmark#64", 0.113}, {"qwen2_speed_benchmark#65", 0.115},
         {"qwen2_speed_benchmark#66", 0.185}, {"qwen2_speed_benchmark#67", 0.178}, {"qwen2_speed_benchmark#68", 0.194},
         {"qwen2_speed_benchmark#69", 0.213}, {"qwen2_speed_benchmark#70", 0.400}, {"qwen2_speed_benchmark#71", 0.269},
-        // torchtune_docs_memory: default trainer.
-        {"torchtune_docs_memory#8", 0.349},
         // torchtune_readme_memory: Llama-3.1-405B QLoRA on 8 GPUs: the FSDP prefetch of a layer counted
-        // whole (training_accuracy_test's list).
-        {"torchtune_readme_memory#7", 0.146},
+        // whole (training_accuracy_test's list); 2026-12-06: +14.4% -> +15.0% with grouped k/v repeated (the
+        // recomputed layer's), bench/accuracy_train.md "Round ttune".
+        {"torchtune_readme_memory#7", 0.151},
         // transformers_optimum_quant_benchmarks: default path miss, not analysed here.
         {"transformers_optimum_quant_benchmarks#4:decode_peak", 0.158},
         // unsloth_readme_context_benchmarks: Unsloth's longest contexts on the default trainer: wrong side

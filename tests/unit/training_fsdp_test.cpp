@@ -111,6 +111,7 @@ TEST(FsdpGradients, AccumulationTurnsOffTheOptimizerInBackward) {
     // accumulation every gradient must stay until the last micro-step (its recipes refuse both at once).
     const auto m = test::make_llama({});
     auto p       = full_bf16("torchtune", 1);
+    p.optimizer  = optimizer_kind::adamw_8bit; // the 8-bit paged optimizer its single-device full configs pair it with
     auto once    = estimate_training(m, p);
     ASSERT_TRUE(once) << once.error().what();
     EXPECT_TRUE(once->trainer.optimizer_in_backward);

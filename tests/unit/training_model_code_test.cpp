@@ -161,5 +161,26 @@ TEST(TrainingModelCode, LitGptRepeatsGroupedKeysAndValuesForTheKernel) {
     EXPECT_FALSE(hf->expands_kv);
 }
 
+TEST(TrainingModelCode, TorchtuneRepeatsGroupedKeysAndValuesForTheKernel) {
+    // torchtune/modules/attention.py (@ 1814feb1 and bd2a0fc7, l.289-290), MultiHeadAttention.forward:
+    // `k.unsqueeze(2).expand(expand_shape).flatten(1, 2)` and the same for v when num_heads != num_kv_heads.
+    // Llama-3.2-3B: 24 query heads, 8 KV heads of 128; k and v 2 x 3072 wide instead of 2 x 1024: 4096 more
+    // elements a token, 2 B each, over 28 layers x (2 x 4096) tokens = 1,879,048,192 B (full fine-tuning, no
+    // checkpointing: its README's optimization-flags table @ 1814feb1).
+    const auto m         = catalog_model("meta-llama/Llama-3.2-3B-Instruct");
+    auto p               = lora("torchtune", 4096, 2);
+    p.method             = train_method::full;
+    p.precision          = train_precision::bf16;
+    p.grad_checkpointing = false;
+    auto h               = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->expands_kv);
+    auto grouped       = *h;
+    grouped.expands_kv = false;
+    EXPECT_EQ(detail::estimate_activations(m, p, *h, nullptr, false).per_layer_saved_bytes -
+                  detail::estimate_activations(m, p, grouped, nullptr, false).per_layer_saved_bytes,
+              1'879'048'192u);
+}
+
 } // namespace
 } // namespace llmplan

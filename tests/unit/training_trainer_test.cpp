@@ -143,11 +143,19 @@ TEST(TrainerHabits, PureBf16KeepsEveryGradientUnlessSteppedInBackward) {
     ASSERT_TRUE(hf);
     EXPECT_EQ(hf->devices[0].parts.gradients, hf->trainable_params * 2);
     EXPECT_FALSE(hf->trainer.optimizer_in_backward);
-    // torchtune's single-device full recipe: only the largest gradient (a 128 x 64 FFN matrix).
-    p.trainer = "torchtune";
-    auto tt   = estimate_training(tiny(), p);
+    // torchtune's single-device full configs step in backward with their 8-bit paged optimizer: only the
+    // largest gradient (a 128 x 64 FFN matrix). Its configs on torch AdamW set optimizer_in_bwd False.
+    p.trainer   = "torchtune";
+    auto tt_std = estimate_training(tiny(), p);
+    ASSERT_TRUE(tt_std);
+    EXPECT_FALSE(tt_std->trainer.optimizer_in_backward);
+    EXPECT_EQ(tt_std->devices[0].parts.gradients, tt_std->trainable_params * 2);
+    p.optimizer = optimizer_kind::adamw_8bit;
+    auto tt     = estimate_training(tiny(), p);
     ASSERT_TRUE(tt);
+    EXPECT_TRUE(tt->trainer.optimizer_in_backward);
     EXPECT_EQ(tt->devices[0].parts.gradients, 8192u * 2u);
+    p.optimizer = optimizer_kind::adamw;
     // The same described by hand for an unlisted trainer.
     p.trainer                         = "hf";
     p.overrides.optimizer_in_backward = true;
