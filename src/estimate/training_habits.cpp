@@ -75,7 +75,10 @@ constexpr trainer_kbit_row kbit_rows[] = {
 // for torch >= 2.1, True before; gone with the 3.0 rewrite b40f31df, 2024-12-05). Remote code calling
 // torch.utils.checkpoint.checkpoint (Qwen-1's QWenModel, ChatGLM's GLMTransformer) gets it too. The other rows keep
 // the reentrant kind (torch 2.1's default; transformers' gradient_checkpointing_enable passes use_reentrant=True
-// when given no kwargs), whose forward runs without a graph.
+// when given no kwargs), whose forward runs without a graph. What this costs depends on bitsandbytes too: up to
+// 0.41.x MatMul4Bit keeps its input (`ctx.tensors = (A, B)`), later releases only the weight
+// (`ctx.tensors = (None, B)`, bitsandbytes/autograd/_functions.py), so with today's bitsandbytes this row
+// over-counts by the held inputs: it describes the ms-swift 1.x stack its measured runs used.
 struct trainer_checkpoint_row {
     std::string_view trainer;
     bool non_reentrant;
