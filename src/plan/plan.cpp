@@ -7,6 +7,7 @@
 #include "llmplan/fit.h"
 #include "llmplan/units.h"
 #include "plan/detail.h"
+#include "plan/layer_split_prefill.h"
 #include "plan/speed.h"
 #include "plan/turn.h"
 
@@ -342,9 +343,14 @@ plan_candidate detail::evaluate(const model_desc& m, const inference_params& bas
         c.prefill_tokens_per_s = offload_prefill_tokens_per_s(c.prefill_tokens_per_s, *est, p, prompt_tokens);
     // llama.cpp's layer split on the GPUs of one node overlaps prompt micro-batches (pipeline
     // parallelism: every layer offloaded; the RPC backend across nodes is left at one GPU's rate).
+    // Each micro-batch hands its activations over at every GPU boundary (src/plan/layer_split_prefill.h).
     else if (engine.ggml_kernels && !engine.tensor_parallel && p.device == device_kind::cuda && c.count > 1 &&
-             c.nodes == 1)
-        c.prefill_tokens_per_s *= llamacpp_pipeline_speedup(prompt_tokens, std::min(p.n_ubatch, p.n_batch), c.count);
+             c.nodes == 1) {
+        const std::uint64_t ubatch = std::min(p.n_ubatch, p.n_batch);
+        c.prefill_tokens_per_s =
+            llamacpp_split_prefill_tokens_per_s(c.prefill_tokens_per_s, m, prompt_tokens, ubatch, c.count) *
+            llamacpp_pipeline_speedup(prompt_tokens, ubatch, c.count);
+    }
     const double prompt      = static_cast<double>(prompt_tokens) * static_cast<double>(p.batch);
     c.ttft_s                 = c.prefill_tokens_per_s > 0 ? prompt / c.prefill_tokens_per_s : 0;
     const double per_request = c.decode_tokens_per_s / static_cast<double>(p.batch);
