@@ -42,11 +42,44 @@
 // BF16/FP16 and per-channel FP8 experts have no vLLM or SGLang rows at load here (Mixtral-8x7B's are
 // TensorRT-LLM 0.9's own MoE plugin, and read slow already): no extra cost, as before. TensorRT-LLM and
 // llama.cpp run their own MoE kernels: no rows here.
+//
+// Prefill (moe_prefill_matmul_share): a prompt's experts' GEMMs hold many rows an expert, so their time is
+// FLOPs over the matmul rate, and the rate the kernel reaches depends on the instructions it is built on:
+//   INT4 (Marlin): the MoE Marlin kernel multiplies with the SM80 warp-level instruction
+//     mma.sync.aligned.m16n8k16 (csrc/moe/marlin_moe_wna16/marlin_template.h, vllm-project/vllm 055265e0 as
+//     stored in the public index), with no Hopper (wgmma) or Blackwell (tcgen05) path: on those GPUs it
+//     runs below the BF16 tensor peak the step model scales by, and on Blackwell, whose peak rose over
+//     Hopper's through tcgen05, far below it. Ampere and older: mma.sync is their own path (1.0).
+//   FP8 with 128 x 128 block scales on Hopper (vLLM prefers Triton there for tensor parallel, SGLang runs
+//     its Triton fused_moe): each K step of 128 rescales its own dot product before adding it,
+//     "accumulator += tl.dot(a, b) * a_scale[:, None] * b_scale[None, :]", with BLOCK_SIZE_K cut to the
+//     block size, where the per-tensor FP8 path accumulates inside the dot ("acc used to enable
+//     fp8_fast_accum") (fused_moe_kernel, vllm/model_executor/layers/fused_moe/fused_moe.py,
+//     vllm-project/vllm 000d1458 as stored): it does not reach the doubled FP8 rate. Blackwell runs
+//     DeepGEMM's or FlashInfer's SM100 kernels (see above): no evidence in the code, 1.0.
+//   MXFP4 (gpt-oss): triton_kernels' matmul_ogs on Hopper multiplies in BF16 (already the rate the step
+//     model uses), FlashInfer's SM100 kernel on Blackwell: 1.0. Its low-concurrency TTFT error runs with
+//     the tensor parallel (B200 +75% at TP1 to -48% at TP8, H200 +9% to -27%), not with the format.
+// Fitted on serving_aiconfigurator_silicon.json, TTFT at concurrency 4-16 with 8192-token prompts (one
+// prompt's prefill dominates), a grid of shares against each group's median error:
+//   INT4 Hopper: vLLM 0.16.0 Kimi-K2.5 TP8 on H200 (9 rows): -16% with 1.0, -7% with 0.8, +1% with 0.7.
+//   INT4 Blackwell: vLLM 0.15.1 Kimi-K2.5 TP8 on B200 (9 rows): -55% with 1.0, -34% with 0.5, -7% with 0.3;
+//   0.3 of B200's rate and 0.7 of H200's would be about the same FLOPs a second (0.3 x 2250 vs 0.7 x 989
+//   dense BF16 TFLOPS: 675 vs 692), as an instruction no faster on Blackwell would give. Not taken: the
+//   same model's 1024-token prompts on B200 at concurrency 8-64, which read -23% to +14% with 1.0, read
+//   +63% to +144% with 0.3 (their TTFT is the simulated waves of prompts and decodes, not one prompt's
+//   FLOPs), and the serving floors' sample (tests/unit/scorer_floors_serving.inc) loses a case within 25%;
+//   on the whole dev split 0.3 gave median 20.5%, optimistic 16.2% against 20.6% and 16.3% with 1.0. Held
+//   at 1.0 until the short-prompt waves on B200 are understood.
+//   FP8 block Hopper: vLLM 0.12.0 Qwen3-235B-A22B-FP8 TP2/TP4 on H200 (12 rows): -25%/-24% with 1.0,
+//   -8%/-10% with 0.7, +1%/-2% with 0.6; SGLang 0.5.x DeepSeek-R1/V3 TP8 on H200 (9 rows, the same
+//   kernel chain): -21% -> -4%. 0.6 of the doubled FP8 rate is 1.2x the BF16 rate.
 #include "serve/moe_kernels.h"
 
 #include "llmplan/weights.h"
 
 #include <array>
+#include <string>
 
 namespace llmplan::detail {
 namespace {
@@ -66,6 +99,21 @@ constexpr std::array moe_kernel_rows = {
     moe_kernel_row{serving_engine::sglang, moe_weights::fp8_block, {50e-6, 0.9}},
     moe_kernel_row{serving_engine::vllm,   moe_weights::int4,      {50e-6, 0.5}},
     moe_kernel_row{serving_engine::sglang, moe_weights::int4,      {50e-6, 0.5}},
+};
+
+// The share of the step model's experts' prefill rate each kernel reaches (see "Prefill" above).
+struct moe_prefill_row {
+    serving_engine engine;
+    moe_weights weights;
+    double hopper;    // share on Hopper (SM90) and Grace Hopper
+    double blackwell; // share on Blackwell (SM100) and Grace Blackwell
+};
+
+constexpr std::array moe_prefill_rows = {
+    moe_prefill_row{serving_engine::vllm,   moe_weights::int4,      0.7, 1.0},
+    moe_prefill_row{serving_engine::sglang, moe_weights::int4,      0.7, 1.0},
+    moe_prefill_row{serving_engine::vllm,   moe_weights::fp8_block, 0.6, 1.0},
+    moe_prefill_row{serving_engine::sglang, moe_weights::fp8_block, 0.6, 1.0},
 };
 
 bool block_scaled_fp8(const model_desc& m) {
@@ -106,6 +154,15 @@ moe_kernel_cost moe_kernel_cost_of(serving_engine e, moe_weights w) {
     for (const auto& r : moe_kernel_rows)
         if (r.engine == e && r.weights == w) return r.cost;
     return {};
+}
+
+double moe_prefill_matmul_share(serving_engine e, moe_weights w, const std::string& architecture) {
+    const bool blackwell = architecture.find("Blackwell") != std::string::npos;
+    const bool hopper    = architecture.find("Hopper") != std::string::npos;
+    if (!blackwell && !hopper) return 1.0; // Ampere and older: mma.sync is these GPUs' own tensor-core path
+    for (const auto& r : moe_prefill_rows)
+        if (r.engine == e && r.weights == w) return blackwell ? r.blackwell : r.hopper;
+    return 1.0;
 }
 
 } // namespace llmplan::detail

@@ -8,6 +8,7 @@
 #include "llmplan/serving_request.h"
 
 #include <cstdint>
+#include <string>
 
 namespace llmplan::detail {
 
@@ -31,5 +32,10 @@ struct moe_kernel_cost {
     double expert_bandwidth_share = 1.0;
 };
 moe_kernel_cost moe_kernel_cost_of(serving_engine e, moe_weights w);
+
+/// Share of the step model's rate for the routed experts' matmuls (the engine's expert_matmul_share of
+/// its matmul share, doubled with FP8 weights) that the experts' kernel for their format reaches on a
+/// GPU of architecture `architecture` (the device table's column): 1 where nothing is known.
+double moe_prefill_matmul_share(serving_engine e, moe_weights w, const std::string& architecture);
 
 } // namespace llmplan::detail

@@ -200,6 +200,9 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
         const auto moe           = detail::moe_kernel_cost_of(engine, detail::moe_weights_of(m, p));
         s.moe_layer_s            = moe.per_moe_layer_s;
         s.expert_bandwidth_share = moe.expert_bandwidth_share;
+        // ...and the share of the experts' matmul rate it reaches on a prompt (src/serve/moe_kernels.cpp).
+        s.eff.expert_matmul_share *=
+            detail::moe_prefill_matmul_share(engine, detail::moe_weights_of(m, p), d.architecture);
     } else {
         expert = 0;
     }
