@@ -1,9 +1,9 @@
 // The fused-MoE kernel's cost in the serving step (src/serve/moe_kernels.cpp): which kernel the experts'
 // weight format selects, and what it adds to a decode step, checked by hand from the table's values
 // (FP8 block: 50 us a MoE layer, reads at 0.9; INT4 Marlin: 50 us, 0.5; MXFP4 and 16-bit: nothing).
-#include "catalog_fixtures.h"
 #include "llmplan/serving.h"
 #include "serve/moe_kernels.h"
+#include "serving_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -20,12 +20,7 @@ inference_params params_for(const device_spec& d, const char* weights) {
 }
 
 instance_shape shape_of(const char* model, const char* weights, std::uint32_t tp) {
-    const model_desc m   = test::catalog_model(model);
-    const device_spec& d = test::hardware_row("H200 SXM");
-    const auto p         = params_for(d, weights);
-    const auto e         = estimate_inference(m, p);
-    EXPECT_TRUE(e.has_value());
-    return e ? make_instance_shape(m, *e, p, d, serving_engine::vllm, tp, 1) : instance_shape{};
+    return test::vllm_instance_shape(test::catalog_model(model), test::hardware_row("H200 SXM"), tp, weights);
 }
 
 TEST(ServingMoeKernels, TheWeightFormatPicksTheKernel) {

@@ -3,9 +3,9 @@
 // table's comment), block-scaled FP8 experts on Hopper run Triton's per-block rescaled dot (0.6); everything
 // else, and Ampere, 1.0. Checked by
 // hand against the engine row's expert share (0.7, src/serve/step_model.cpp).
-#include "catalog_fixtures.h"
 #include "llmplan/serving.h"
 #include "serve/moe_kernels.h"
+#include "serving_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -13,15 +13,7 @@ namespace llmplan {
 namespace {
 
 instance_shape prefill_shape_of(const char* model, const char* gpu, std::uint32_t tp) {
-    const model_desc m   = test::catalog_model(model);
-    const device_spec& d = test::hardware_row(gpu);
-    inference_params p;
-    p.engine              = engine_kind::vllm;
-    p.ctx                 = 2048;
-    p.device_memory_bytes = d.memory_bytes.value_or(0);
-    const auto e          = estimate_inference(m, p);
-    EXPECT_TRUE(e.has_value());
-    return e ? make_instance_shape(m, *e, p, d, serving_engine::vllm, tp, 1) : instance_shape{};
+    return test::vllm_instance_shape(test::catalog_model(model), test::hardware_row(gpu), tp);
 }
 
 TEST(ServingMoePrefill, TheTableByFormatAndArchitecture) {

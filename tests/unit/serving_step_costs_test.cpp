@@ -2,9 +2,9 @@
 // (src/serve/step_model.cpp): the time each decoding sequence adds to a step, and the all-reduce ring
 // over PCIe past two GPUs. The values are the fitted constants of bench/accuracy_serving.md, checked
 // by hand here.
-#include "catalog_fixtures.h"
 #include "llmplan/serving.h"
 #include "serve/step_table.h"
+#include "serving_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -12,14 +12,7 @@ namespace llmplan {
 namespace {
 
 instance_shape vllm_shape_on(const device_spec& d) {
-    const model_desc m = test::catalog_model("meta-llama/Llama-3.1-8B-Instruct");
-    inference_params p;
-    p.engine              = engine_kind::vllm;
-    p.ctx                 = 2048;
-    p.device_memory_bytes = d.memory_bytes.value_or(0);
-    const auto e          = estimate_inference(m, p);
-    EXPECT_TRUE(e.has_value());
-    return e ? make_instance_shape(m, *e, p, d, serving_engine::vllm, 1, 1) : instance_shape{};
+    return test::vllm_instance_shape(test::catalog_model("meta-llama/Llama-3.1-8B-Instruct"), d, 1);
 }
 
 TEST(ServingStepCosts, EachDecodingSequenceAddsItsOwnTime) {
