@@ -105,7 +105,11 @@ struct sim_config {
     /// wait (python/sglang/srt/managers/scheduler.py, get_next_batch_to_run: "Run prefill first if
     /// possible"; mixing them is --enable-mixed-chunk, off by default). false: vLLM's (decodes first,
     /// prompts in the same step's leftover budget).
-    bool prefill_first    = false;
+    bool prefill_first = false;
+    /// 0: every request has the means above, so a closed loop's requests stay in step (a fixed-length
+    /// benchmark). > 0: each request's prompt and output lengths are drawn uniformly within +-spread of the
+    /// means (seeded), so requests finish at different steps and drift out of step, as real traffic does.
+    double length_spread  = 0;
     std::uint64_t seed    = 42;
     double slo_percentile = 99;
 };
@@ -138,7 +142,11 @@ struct serving_figures {
     double concurrency = 0, request_rate = 0;
     std::optional<double> output_tokens_per_s, total_tokens_per_s;
     std::optional<latency_stats> ttft_ms, tpot_ms;
-    bool meets_targets = false;
+    /// A closed loop's time to first token when request lengths vary by +-varied_length_spread around the
+    /// means (requests drift out of step): ttft_ms is the fixed-length figure, with the requests in step.
+    std::optional<latency_stats> ttft_ms_varied;
+    double varied_length_spread = 0;
+    bool meets_targets          = false;
     std::string binding;
     std::optional<double> cost_per_hour_usd;
     std::optional<double> cost_per_month_usd;

@@ -92,7 +92,10 @@ json serving_to_json(const std::optional<serving_figures>& f) {
     j["cost_per_million_tokens_usd"] = number_or_null(f->cost_per_million_input_tokens_usd);
     j["configurations_searched"]     = f->candidates_searched;
     j["reasons"]                     = f->reasons;
-    json launch                      = json::object();
+    // a closed loop's TTFT when request lengths vary around the means (ttft_ms: every request the same)
+    j["ttft_ms_varied_lengths"] = latency_json(f->ttft_ms_varied);
+    j["varied_length_spread"]   = f->ttft_ms_varied ? json(f->varied_length_spread) : json(nullptr);
+    json launch                 = json::object();
     for (const auto& [k, v] : f->launch)
         launch[k] = v;
     j["launch"] = launch;
@@ -174,6 +177,14 @@ std::string serving_text(const plan_document& d) {
            "prompt and output tokens together. Not modelled: speculative decoding, prefix-cache hits, LoRA adapters, "
            "disaggregated prefill.\n";
     const auto& best = *d.serving[order.front()];
+    if (best.ttft_ms_varied && best.ttft_ms)
+        out += fmt::format(
+            "TTFT above: every request has the same lengths, so the requests stay in step and a first token waits for "
+            "its whole wave's prompts (as a fixed-length benchmark runs). With lengths that vary by {:.0f}% either way "
+            "they drift apart: on {}, TTFT p50 {:.0f} ms, p{:g} {:.0f} ms. Runs measured with varied lengths "
+            "fall between the two.\n",
+            best.varied_length_spread * 100, d.plan.candidates[order.front()].hardware, best.ttft_ms_varied->p50,
+            q.slo_percentile, best.ttft_ms_varied->at_slo);
     out += fmt::format("\nLaunch ({}):\n", d.plan.candidates[order.front()].hardware);
     for (const auto& [k, v] : best.launch)
         out += fmt::format("  {}: {}\n", k, v);

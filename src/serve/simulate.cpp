@@ -10,8 +10,9 @@
 // run, and the pool holds their prompt. SGLang's scheduler follows the same shape (running decodes,
 // then new prefills up to --chunked-prefill-size, --max-running-requests).
 //
-// Requests of one run have the same prompt and output length (the contract's means). Decoding requests
-// are kept as cohorts by the step they finish in, so a step costs O(log cohorts), not O(requests).
+// Requests of one run have the same prompt and output length (the contract's means), unless
+// sim_config::length_spread draws each request's lengths around them. Decoding requests are kept as
+// cohorts by the step they finish in, so a step costs O(log cohorts), not O(requests).
 #include "detail/checked_number.h"
 #include "llmplan/serving.h"
 #include "serve/step_table.h"
@@ -83,7 +84,10 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     // vLLM refuses max_num_batched_tokens < max_num_seqs; the budget holds every decode at least.
     const std::uint64_t M   = std::max<std::uint64_t>(c.max_num_batched_tokens, 1);
     const std::uint64_t cap = c.kv_capacity_tokens ? c.kv_capacity_tokens : std::numeric_limits<std::uint64_t>::max();
-    if (cap < I + 1) return r; // not even one request fits: the caller says so
+    const double spread     = std::isfinite(c.length_spread) ? std::clamp(c.length_spread, 0.0, 0.9) : 0.0;
+    // the longest prompt a request may draw (lengths are drawn within +-spread of the means)
+    const auto I_max = detail::saturate<std::uint64_t>(std::ceil(static_cast<double>(I) * (1 + spread)));
+    if (cap < I_max + 1) return r; // not even one request fits: the caller says so
 
     const bool closed    = c.concurrency > 0;
     const bool burst     = !closed && std::isinf(c.request_rate);
@@ -103,12 +107,28 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
 
     std::vector<double> arrival(total, 0.0), first(total, -1.0), finish(total, -1.0);
     std::vector<std::uint32_t> generated(total, 0);
+    // each request's prompt and output lengths: the means, or drawn uniformly within +-spread of them
+    std::vector<std::uint32_t> in_len, out_len;
+    if (spread > 0) {
+        in_len.resize(total);
+        out_len.resize(total);
+    }
     rng g{c.seed};
+    auto draw = [&](std::uint64_t mean) {
+        const double x = static_cast<double>(mean) * (1 + spread * (2 * g.uniform() - 1));
+        return static_cast<std::uint32_t>(std::clamp(std::round(x), 1.0, 4e9));
+    };
+    auto in_of            = [&](std::uint32_t id) -> std::uint64_t { return spread > 0 ? in_len[id] : I; };
+    auto out_of           = [&](std::uint32_t id) -> std::uint64_t { return spread > 0 ? out_len[id] : O; };
     std::uint64_t next_id = 0; // requests created so far
     std::deque<std::uint32_t> waiting;
     auto create = [&](double at) {
         if (next_id >= total) return;
         arrival[next_id] = at;
+        if (spread > 0) {
+            in_len[next_id]  = draw(I);
+            out_len[next_id] = draw(O);
+        }
         waiting.push_back(static_cast<std::uint32_t>(next_id));
         ++next_id;
     };
@@ -139,7 +159,7 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     // Work bound: no run may loop for ever (an offered load the pool can never hold).
     const std::uint64_t max_steps = 20'000'000;
 
-    auto ctx_of      = [&](std::uint32_t id) { return I + generated[id]; };
+    auto ctx_of      = [&](std::uint32_t id) { return in_of(id) + generated[id]; };
     auto preempt_one = [&]() -> bool {
         if (!pre.empty()) {
             const auto p = pre.back();
@@ -204,13 +224,14 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         // Prefill first (SGLang): a step that can start or continue a prompt runs prompts only.
         const bool prefill_only =
             c.prefill_first && (!pre.empty() || (!waiting.empty() && pre.size() + n_dec < S &&
-                                                 sum_ctx + pre_reserved + I + generated[waiting.front()] <= cap));
+                                                 sum_ctx + pre_reserved + ctx_of(waiting.front()) <= cap));
         // 1. running: every decoder takes one token (the pool must hold it: preempt the newest if not).
         // The tokens each decoder has made follow from the step it finishes in: O - (f - step + 1).
         if (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             for (auto& [f, ids] : dec)
                 for (const auto id : ids)
-                    generated[id] = static_cast<std::uint32_t>(O - std::min<std::uint64_t>(O, f - dstep + 1));
+                    generated[id] =
+                        static_cast<std::uint32_t>(out_of(id) - std::min<std::uint64_t>(out_of(id), f - dstep + 1));
         while (!prefill_only && n_dec > 0 && sum_ctx + pre_reserved + n_dec > cap)
             if (!preempt_one()) break;
         const std::uint64_t decoding = prefill_only ? 0 : n_dec;
@@ -236,7 +257,7 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
                 break;
             }
             const auto id            = waiting.front();
-            const std::uint64_t need = I + generated[id];
+            const std::uint64_t need = ctx_of(id);
             if (sum_ctx + pre_reserved + need > cap) {
                 by_kv = true;
                 break;
@@ -254,7 +275,7 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             kv_limited += by_kv;
             seqs_limited += by_seqs;
         }
-        if (decoding == 0 && prefill_tokens == 0) { // nothing schedulable (cannot happen with cap >= I + 1)
+        if (decoding == 0 && prefill_tokens == 0) { // nothing schedulable (cannot happen with cap >= I_max + 1)
             break;
         }
         // 4. the step
@@ -278,10 +299,10 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
             pre.erase(pre.begin() + static_cast<std::ptrdiff_t>(i));
             if (first[id] < 0) first[id] = now;
             generated[id] += 1;
-            const std::uint64_t left = O - std::min<std::uint64_t>(O, generated[id]);
+            const std::uint64_t left = out_of(id) - std::min<std::uint64_t>(out_of(id), generated[id]);
             if (left == 0) { // its first token was its last
                 finish[id]    = now;
-                generated[id] = static_cast<std::uint32_t>(O);
+                generated[id] = static_cast<std::uint32_t>(out_of(id));
                 ++completed;
                 if (closed) create(now);
                 continue;
@@ -296,8 +317,8 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         while (!prefill_only && !dec.empty() && dec.begin()->first <= dstep) {
             for (const auto id : dec.begin()->second) {
                 finish[id]    = now;
-                generated[id] = static_cast<std::uint32_t>(O);
-                sum_ctx -= I + O; // context at the end: prompt + every output token
+                generated[id] = static_cast<std::uint32_t>(out_of(id));
+                sum_ctx -= ctx_of(id); // context at the end: prompt + every output token
                 --n_dec;
                 ++completed;
                 if (closed) create(now);
@@ -313,11 +334,15 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
     std::vector<double> ttft, tpot;
     double t_end                = 0;
     std::uint64_t done_measured = 0;
+    double in_done = 0, out_done = 0; // prompt and output tokens of the requests that finished
     for (std::uint64_t i = 0; i < total; ++i) {
         if (finish[i] < 0) continue;
         ++done_measured;
+        const auto id = static_cast<std::uint32_t>(i);
+        in_done += static_cast<double>(in_of(id));
+        out_done += static_cast<double>(out_of(id));
         ttft.push_back(first[i] - arrival[i]);
-        if (O > 1) tpot.push_back((finish[i] - first[i]) / static_cast<double>(O - 1));
+        if (out_of(id) > 1) tpot.push_back((finish[i] - first[i]) / static_cast<double>(out_of(id) - 1));
         t_end = std::max(t_end, finish[i]);
     }
     if (closed) {
@@ -329,13 +354,16 @@ sim_result simulate(const instance_shape& shape, const sim_config& c) {
         r.saturated          = burst || completed < total ||
                       (last_arrival_queue >= 0 && last_arrival_queue > 0.1 * static_cast<double>(total));
     }
-    r.completed           = completed;
-    r.ttft_s              = stats_of(std::move(ttft), c.slo_percentile);
-    r.tpot_s              = stats_of(std::move(tpot), c.slo_percentile);
-    r.output_tokens_per_s = r.requests_per_s * static_cast<double>(O);
-    r.total_tokens_per_s  = r.requests_per_s * static_cast<double>(I + O);
-    r.mean_running        = busy > 0 ? weighted_running / busy : 0;
-    r.compute_share       = busy > 0 ? compute_time / busy : 0;
+    r.completed = completed;
+    r.ttft_s    = stats_of(std::move(ttft), c.slo_percentile);
+    r.tpot_s    = stats_of(std::move(tpot), c.slo_percentile);
+    // tokens a second: the finished requests' mean lengths (the set means when every request has them)
+    const double per_request_out = done_measured ? out_done / static_cast<double>(done_measured) : 0;
+    const double per_request_in  = done_measured ? in_done / static_cast<double>(done_measured) : 0;
+    r.output_tokens_per_s        = r.requests_per_s * per_request_out;
+    r.total_tokens_per_s         = r.requests_per_s * (per_request_in + per_request_out);
+    r.mean_running               = busy > 0 ? weighted_running / busy : 0;
+    r.compute_share              = busy > 0 ? compute_time / busy : 0;
     if (steps_with_waiting > 0) {
         r.kv_limited_share   = static_cast<double>(kv_limited) / static_cast<double>(steps_with_waiting);
         r.seqs_limited_share = static_cast<double>(seqs_limited) / static_cast<double>(steps_with_waiting);

@@ -58,6 +58,16 @@ TEST(cli_plan_answers, serving_question_first_then_one_request_labelled) {
     cells >> inst >> tp >> gpus >> users >> out_tps;
     EXPECT_EQ(out_tps, std::to_string(std::lround(s["output_tokens_per_s"].get<double>())));
     EXPECT_EQ(users, "16");
+    // The varied-lengths TTFT under the table is the JSON's ttft_ms_varied_lengths of the same row, below
+    // the in-step p50 of the table (the 16 requests no longer wait for each other's prompts).
+    const auto& varied = s["ttft_ms_varied_lengths"];
+    ASSERT_TRUE(varied.is_object());
+    const auto p50 = std::to_string(std::lround(varied["p50"].get<double>()));
+    EXPECT_NE(r.out.find("drift apart: on " +
+                         doc["candidates"][doc["serving_order"][0].get<std::size_t>()]["hardware"].get<std::string>() +
+                         ", TTFT p50 " + p50 + " ms"),
+              std::string::npos);
+    EXPECT_LT(varied["p50"].get<double>(), s["ttft_ms"]["p50"].get<double>());
 }
 
 TEST(cli_plan_answers, json_answers_name_their_kind_and_reasons_as_codes) {
