@@ -380,6 +380,11 @@ try {
         `serving: the row of ${SERVE_HW} is the CLI's (${JSON.stringify(r0.cells)})`);
   check(sv.chosen === sRow.hardware && sv.launch.length > 0 && JSON.stringify(sv.launch) === JSON.stringify(Object.values(sRow.serving.launch)),
         `serving: the chosen deployment's launch lines are the CLI's (${sv.launch.length}: ${sv.launch.find((l) => l.startsWith("vllm")) || "none"})`);
+  // The closed loop's varied-lengths TTFT (serving.ttft_ms_varied_lengths) is said under the table, in figures the CLI gives.
+  const variedText = (await page.$eval("#serving-varied", (e) => e.textContent)).replace(/[\u2066-\u2069]/g, "");
+  const sVaried = sRow.serving.ttft_ms_varied_lengths;
+  check(sVaried && variedText.includes(`p50 ${enMs(sVaried.p50)} ms`) && variedText.includes(`p99 ${enMs(sVaried.at_slo)} ms`),
+        `serving: the varied-lengths TTFT is the CLI's (${variedText.slice(-120)})`);
   check(sv.canvas && sv.points >= 10 && sv.legend.includes("TTFT target") && sv.legend.includes("TPOT target") && sv.progress === "",
         `serving: the chart of latency against load is drawn, with the targets (${sv.points} points)`);
   const sUrl = await page.evaluate(() => location.search);

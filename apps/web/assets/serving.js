@@ -185,6 +185,7 @@ function makeServing({ $, el, state, hardware, api, words }) {
     table.tBodies[0].replaceChildren();
     $("serving-launch").replaceChildren();
     $("serving-choice").replaceChildren();
+    $("serving-varied").textContent = "";
     if (!data || !data.plan) { drawChart(); return; }
     const { plan, order, choice } = data;
     for (const i of order.slice(0, TOP)) {
@@ -208,6 +209,12 @@ function makeServing({ $, el, state, hardware, api, words }) {
     const c = plan.candidates[choice];
     $("serving-choice").append(`${t(c.serving.meets_targets ? "serving_choice" : "serving_choice_short")}: `,
       el("b", { id: "serving-chosen", class: "name" }, c.hardware), " — ", ...sayAll(c.serving.reasons || []));
+    // A closed loop: the chosen deployment's TTFT when request lengths vary (the table's keeps them in step).
+    const varied = c.serving.ttft_ms_varied_lengths;
+    if (varied && c.serving.ttft_ms)
+      $("serving-varied").textContent = fill("serving_varied", { spread: iso(num(100 * c.serving.varied_length_spread, 0)),
+        p50: iso(`${ms(varied.p50)} ${t("ms")}`), pct: iso(num(Number($("serve-percentile").value.trim() || 99), 2)),
+        slo: iso(`${ms(varied.at_slo)} ${t("ms")}`) });
     for (const [key, line] of Object.entries(c.serving.launch || {})) {
       const words = say(line);
       const body = words !== line ? el("p", { class: "launch-note" }, words) : el("pre", { class: "serving-launch-line" }, line);
