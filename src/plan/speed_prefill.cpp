@@ -245,7 +245,8 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
         share    = prefill_share_metal;
         slowdown = prefill_attention_slowdown_metal;
         // llama.cpp's Metal GEMM unpacks quantized tiles (metal_dequant_table); attention (F16 K/V) does not.
-        if (detail::traits_of(p.engine).ggml_kernels && !f16)
+        // Apple's GPUs only: a unified-memory iGPU of another vendor placed like a Mac runs Vulkan or HIP.
+        if (detail::traits_of(p.engine).ggml_kernels && !f16 && chip.memory == memory_class::apple)
             gemm_share_of_rate = metal_quantized_gemm_share(chip.apple_generation);
     } else if (detail::traits_of(p.engine).ggml_kernels) { // the prefill_share_llamacpp_* fits
         share               = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;

@@ -56,6 +56,11 @@ TEST(MetalPrefill, QuantizedWeightsPayTheirUnpackingOnlyInTheGemms) {
     // 1150 tokens/s planned against 1238.5 measured (-7%; 1286, +4%, before the unpacking).
     const auto m2u = chip_of(hardware_row("Apple M2 Ultra"), engine_kind::llama_cpp, device_kind::metal);
     EXPECT_NEAR(prefill_tokens_per_s(m, q4, m2u, 1, 512) / 1238.5, 0.93, 0.02);
+    // Strix Halo's Radeon 8060S, placed like a Mac (unified memory), runs llama.cpp's Vulkan / HIP
+    // kernels: no Metal unpacking share (Q4_0 / F16 = the F16 rate for both GEMMs).
+    const auto igpu =
+        chip_of(hardware_row("Radeon 8060S (Ryzen AI Max+ 395 iGPU)"), engine_kind::llama_cpp, device_kind::metal);
+    EXPECT_DOUBLE_EQ(prefill_tokens_per_s(m, q4, igpu, 1, 512), prefill_tokens_per_s(m, f16, igpu, 1, 512));
     // A CUDA chip carries no Apple generation (its quantized share is prefill_share_llamacpp_quantized).
     EXPECT_EQ(chip_of(hardware_row("GeForce RTX 4090"), engine_kind::llama_cpp, device_kind::cuda).apple_generation,
               0u);
