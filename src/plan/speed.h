@@ -66,7 +66,14 @@ struct chip_rates {
     std::string_view architecture;    ///< "Hopper", "Ampere" ... (prefill kernels by generation)
     double compute_capability = 0;    ///< CUDA compute capability (9.0 Hopper, 12.0 GeForce Blackwell); 0 = unknown
     memory_class memory       = memory_class::gddr; ///< the memory decoded from (memory_class_of)
+    unsigned apple_generation = 0; ///< Apple M-series generation of a Metal chip (1 = M1 ...); 0 = other or unknown
 };
+/// The M-series generation of an Apple chip from its catalog names ("Apple M2 Ultra", "Mac Studio M4
+/// Max (14-core), 36GB": 2, 4); 0 when no name carries one.
+unsigned apple_generation_of(const device_spec& d);
+/// Share of its F16 prompt rate llama.cpp's Metal GEMM reaches on quantized weights, by Apple GPU
+/// generation (table in speed_prefill.cpp with its data): M1/M2 and unknown 0.89, M3 on 0.965.
+double metal_quantized_gemm_share(unsigned apple_generation);
 /// Share of its rated tensor peak a CUDA GPU's clock holds under a full matmul load within its board
 /// power (accelerator_tdp_w): 1 when the power suffices or the architecture's need is not known
 /// (src/plan/speed.cpp, tensor_power_table). chip_of scales matmul_flops by it.

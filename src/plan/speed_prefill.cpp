@@ -31,6 +31,10 @@ namespace {
 //     FA2's mma.sync kernels reach 35% of H100's peak).
 //   llama.cpp Metal (llamacpp_apple_silicon_4167.json pp512): the FP32 ALU rate (Apple GPUs have no
 //     separate FP16 tensor rate); M2 Ultra 76-core 1402 tokens/s F16 = 19 TFLOPS of 27.2: 0.65.
+//     Quantized weights reach a share of that (metal_dequant_table). The full-GPU chips alone reach
+//     0.71-0.81 at F16 (M2 Ultra 76-core 0.71, M1 Max 32-core 0.79, M4 Pro 20-core 0.79), but the
+//     catalog names each chip by its full GPU and the table's smaller bins (M2 Ultra 60-core, M1 Max
+//     24-core ...) are asked on that row: 0.65 sits between them until the bins have rows of their own.
 //   vLLM and transformers: BF16 GEMMs in cuBLAS/CUTLASS at FP32 accumulate, the fp16_bf16 column;
 //     0.5 of it (a 7B at 8k-128k prompts on A100, qwen25_speed_tables.json, with the decode above).
 //   CPU: 0.5 of the cores' FP32 FMA peak (detail::cpu_peak_flops), as before (no CPU prefill in the dev data).
@@ -55,6 +59,34 @@ constexpr double prefill_attention_slowdown_unfused = 1.0;
 constexpr double llamacpp_unfused_score_bytes       = 28.0;
 constexpr double prefill_attention_slowdown_fused   = 1.5;
 constexpr double prefill_attention_slowdown_metal   = 2.0;
+
+/// llama.cpp's Metal prompt GEMM (kernel_mul_mm, ggml/src/ggml-metal/ggml-metal.metal; the same
+/// template since llama.cpp's first Metal matrix-matrix kernel, 2023) loads each 64 x 32 tile of the
+/// weights through its type's dequantize_func into threadgroup memory, then multiplies it with
+/// simdgroup_multiply_accumulate. For F16 weights that function is a plain load; for quantized ones it
+/// unpacks blocks and applies their scales with ordinary ALU instructions, which on Apple's GPUs share
+/// the issue slots of the multiply-accumulate. From the M3 (Apple GPU family 9: Apple tech talk "Explore
+/// GPU advancements in M3 and A17 Pro", 2023-11, FP32, FP16 and integer instructions issued in
+/// parallel) the unpacking overlaps the matrix work, and the loss shrinks. The share of the F16 rate
+/// reached, read as the ratio of a chip's quantized to its F16 pp512 in the same run (the GPU-core bin,
+/// clock and build cancel), on ../shared/speed_truth/llamacpp_apple_silicon_4167.json (Llama-2-7B, 22
+/// chips with an F16 row):
+///   M1 and M2 (families 7 and 8), 13 chips: Q4_0 0.88-0.94, Q8_0 0.89-0.92, median 0.89.
+///   M3 and M4 (family 9), 9 chips: Q4_0 0.95-0.98, Q8_0 0.96-0.98, median 0.965.
+/// The K-quants (several scales a 256-weight super-block) unpack more: xiongjiedai_llama3.json (Llama-3
+/// 8B and 70B, Q4_K_M against F16, pp512) reads M1 Max 0.79, M2 Ultra 0.85 (8B) and 0.80 (70B), M3 Max
+/// 0.90. They take the same row: on those machines the F16 rate itself is planned 8-26% slow
+/// (prefill_share_metal is held at the share every GPU-core bin of a chip reaches, see above), and a
+/// separate K-quant share of 0.80 / 0.90 moved their answers from -1..+9% to -13..-26% (dev median
+/// 9.6% -> 9.9%) for one more row within 25%. A chip of unknown generation takes the M1/M2 share
+/// (the lower rate).
+struct metal_dequant_row {
+    unsigned first_generation; // this row holds from this Apple M generation on
+    double share;              // of the F16 rate, for quantized weights
+};
+constexpr std::array<metal_dequant_row, 2> metal_dequant_table{
+    {{0, 0.89}, {3, 0.965}}
+};
 
 /// llama.cpp's quantized prompt GEMMs on CUDA are also held by the SM's instruction issue, not only
 /// by the tensor peak: every tile is unpacked (4- to 8-bit blocks to int8 or FP16) and staged through
@@ -152,6 +184,35 @@ memory_class memory_class_of(const device_spec& d, device_kind where) {
     return memory_class::gddr;
 }
 
+unsigned apple_generation_of(const device_spec& d) {
+    // The first "M<digits>" word after the word APPLE or MAC in a name ("Apple M2 Ultra", "MacBook Pro
+    // 14\" M4, 16GB", "Mac Studio M4 Max (14-core), 36GB").
+    for (const std::string_view name :
+         {std::string_view(d.gpu_model), std::string_view(d.gpu_link), std::string_view(d.name)}) {
+        std::string t(name);
+        for (auto& c : t)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const auto at = std::min(t.find("APPLE"), t.find("MAC"));
+        if (at == std::string::npos) continue;
+        for (std::size_t i = at; i + 1 < t.size(); ++i) {
+            const bool word_start = t[i - (i > 0 ? 1 : 0)] == ' ' || i == 0;
+            if (t[i] != 'M' || !word_start || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) continue;
+            unsigned g = 0;
+            for (std::size_t j = i + 1; j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])); ++j)
+                g = g * 10 + static_cast<unsigned>(t[j] - '0');
+            return g;
+        }
+    }
+    return 0;
+}
+
+double metal_quantized_gemm_share(unsigned apple_generation) {
+    double share = 1.0;
+    for (const auto& r : metal_dequant_table)
+        if (apple_generation >= r.first_generation) share = r.share;
+    return share;
+}
+
 double power_limited_tensor_share(const device_spec& d) {
     if (!d.compute_capability || !d.accelerator_tdp_w) return 1.0;
     const auto peak = d.fp16_fp16acc_flops ? d.fp16_fp16acc_flops : d.fp16_flops;
@@ -169,19 +230,25 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     if (chip.matmul_flops <= 0) return 0;
     const auto active = static_cast<double>(count_params(m).active);
     if (active <= 0) return 0;
-    const weight_format f    = resolve_weight_choice(m, p.weights).format;
-    double share             = prefill_share_dense_engines;
-    double slowdown          = prefill_attention_slowdown_fused;
-    bool unfused             = false; // llama.cpp's score matrix through memory (llamacpp_unfused_score_bytes)
-    bool quantized_ggml_cuda = false; // llama.cpp's quantized GEMMs on CUDA (llamacpp_quantized_flops_per_sm_cycle)
+    const weight_format f = resolve_weight_choice(m, p.weights).format;
+    // 16- or 32-bit matrices: the checkpoint's own, or a GGUF that is not quantized.
+    const bool f16 =
+        f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
+    double share              = prefill_share_dense_engines;
+    double slowdown           = prefill_attention_slowdown_fused;
+    bool unfused              = false; // llama.cpp's score matrix through memory (llamacpp_unfused_score_bytes)
+    bool quantized_ggml_cuda  = false; // llama.cpp's quantized GEMMs on CUDA (llamacpp_quantized_flops_per_sm_cycle)
+    double gemm_share_of_rate = 1.0;   // llama.cpp's quantized GEMMs on Metal (metal_dequant_table)
     if (p.device == device_kind::cpu) {
         share = prefill_share_cpu;
     } else if (p.device == device_kind::metal) {
         share    = prefill_share_metal;
         slowdown = prefill_attention_slowdown_metal;
+        // llama.cpp's Metal GEMM unpacks quantized tiles (metal_dequant_table); attention (F16 K/V) does not.
+        // Apple's GPUs only: a unified-memory iGPU of another vendor placed like a Mac runs Vulkan or HIP.
+        if (detail::traits_of(p.engine).ggml_kernels && !f16 && chip.memory == memory_class::apple)
+            gemm_share_of_rate = metal_quantized_gemm_share(chip.apple_generation);
     } else if (detail::traits_of(p.engine).ggml_kernels) { // the prefill_share_llamacpp_* fits
-        const bool f16 =
-            f == weight_format::native ? !m.from_gguf || m.quant.method == quant_method::none : !is_quantized(f);
         share               = f16 ? prefill_share_llamacpp_f16 : prefill_share_llamacpp_quantized;
         quantized_ggml_cuda = !f16 && p.device == device_kind::cuda;
         slowdown            = p.flash_attn ? prefill_attention_slowdown_fused : prefill_attention_slowdown_unfused;
@@ -204,7 +271,7 @@ double prefill_tokens_per_s(const model_desc& m, const inference_params& p, cons
     const double rate    = share * chip.matmul_flops * devices;
     // llama.cpp's quantized GEMMs on CUDA, held by the SMs' unpacking work
     // (llamacpp_quantized_flops_per_sm_cycle); attention (FP16 K/V, flash or cuBLAS) is not.
-    double gemm_rate   = rate;
+    double gemm_rate   = rate * gemm_share_of_rate;
     const double lanes = fp32_lanes_per_sm(chip.compute_capability);
     if (quantized_ggml_cuda && lanes > 0 && chip.fp32_flops > 0)
         gemm_rate = std::min(rate, llamacpp_quantized_flops_per_sm_cycle * chip.fp32_flops / (2.0 * lanes) * devices);
@@ -251,9 +318,10 @@ chip_rates chip_of(const device_spec& d, engine_kind e, device_kind where) {
     }
     c.bandwidth_bytes_per_s = d.memory_bandwidth_bytes_per_s ? static_cast<double>(*d.memory_bandwidth_bytes_per_s) : 0;
     c.fp32_flops            = d.fp32_flops.value_or(0);
-    if (where == device_kind::metal) // no separate FP16 matrix rate on Apple GPUs
-        c.matmul_flops = d.fp32_flops ? *d.fp32_flops : d.fp16_flops.value_or(0);
-    else if (detail::traits_of(e).ggml_kernels) // FP16 accumulate (see prefill_share_llamacpp_*)
+    if (where == device_kind::metal) { // no separate FP16 matrix rate on Apple GPUs
+        c.matmul_flops     = d.fp32_flops ? *d.fp32_flops : d.fp16_flops.value_or(0);
+        c.apple_generation = apple_generation_of(d);
+    } else if (detail::traits_of(e).ggml_kernels) // FP16 accumulate (see prefill_share_llamacpp_*)
         c.matmul_flops = d.fp16_fp16acc_flops ? *d.fp16_fp16acc_flops
                          : d.fp16_flops       ? *d.fp16_flops
                                               : d.fp32_flops.value_or(0);
