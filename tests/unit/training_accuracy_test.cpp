@@ -244,11 +244,10 @@ const std::map<std::string, std::string>& known_misses() {
             "swift/llm/sft.py, model.py @ 4312aeb2 or bitsandbytes' Linear4bit holds that much");
         add({"ms_swift_benchmark#12"}, "max_length 512 keeps few samples of the dataset (lengths 91-19548, mean "
                                        "3234): a short run whose reserve has not grown: over-estimate");
-        add({"ms_swift_benchmark#32", "ms_swift_benchmark#34", "ms_swift_benchmark#37", "ms_swift_benchmark#39"},
-            "ChatGLM3-6B and Yi-6B at 512 and 2048 tokens with the records' fp32 logits blocks counted "
-            "(training_runtime.cpp, stranded_record_blocks): the 2048 rows ran with truncation_left (Benchmark.md "
-            "@ 97e4d198: most samples cut to max_length, few record steps), the 512 rows keep few samples; "
-            "over-estimate");
+        add({"ms_swift_benchmark#34", "ms_swift_benchmark#39"},
+            "ChatGLM3-6B and Yi-6B at 2048 tokens with the records' fp32 logits blocks counted (training_runtime.cpp, "
+            "stranded_record_blocks): those rows ran with truncation_left (Benchmark.md @ 97e4d198: most samples cut "
+            "to max_length, few record steps); over-estimate");
         add({"ms_swift_benchmark#64", "ms_swift_benchmark#66"},
             "ms-swift's own caveat: reserved memory is not monotonic in seq for Qwen-1.8B full fine-tuning (35.11 GiB "
             "at 2048, 31.62 at 4096)");

@@ -1,7 +1,8 @@
 // The caching allocator's blocks left by record-length steps (src/estimate/training_runtime.cpp,
 // stranded_record_blocks): with lengths that vary, a model whose code makes the whole logits fp32 before the
-// loss keeps 5 more fp32 logits tensors of the longest step cached; one that hands 16-bit logits to the loss
-// (Qwen-1, Baichuan remote code) does not. Sizes by hand: 4 bytes x tokens x vocabulary.
+// loss keeps 6 fp32 logits tensors of the longest step cached, in place of the fixed 1 GiB of blocks of earlier
+// sizes when larger; one that hands 16-bit logits to the loss (Qwen-1, Baichuan remote code) keeps the 1 GiB.
+// Sizes by hand: 4 bytes x tokens x vocabulary.
 #include "estimate/training_detail.h"
 #include "llmplan/estimate.h"
 #include "training_fixture.h"
@@ -30,7 +31,7 @@ TEST(RecordBlocks, WhichModelCodeUpcastsTheLogits) {
 
 TEST(RecordBlocks, OneFp32LogitsTensorOfTheStep) {
     // Yi-6B's vocabulary (64,000) at 8192 tokens, micro-batch 1 (ms_swift_benchmark.json #41):
-    // 4 x 8192 x 64,000 = 2,097,152,000 bytes; x 5 = 10,485,760,000 bytes (9.77 GiB) of the reserve.
+    // 4 x 8192 x 64,000 = 2,097,152,000 bytes; x 6 = 12,582,912,000 bytes (11.72 GiB) of the reserve.
     const model_desc yi = test::make_llama({.n_vocab = 64000});
     const auto p        = lora_params("ms-swift", 8192);
     const auto h        = detail::resolve_habits(p);
@@ -48,30 +49,37 @@ TEST(RecordBlocks, OneFp32LogitsTensorOfTheStep) {
     EXPECT_EQ(detail::estimate_activations(yi, tt, *htt, nullptr, false, {}).record_block_bytes, 0u);
 }
 
-TEST(RecordBlocks, VariableLengthsAddFiveBlocksToTheReserve) {
-    // Runtime arithmetic: transient 76,800 bytes (12 x 64 tokens x vocab 100), one fp32 logits block
-    // 25,600 bytes (4 x 64 x 100). Varying lengths: 1 GiB + 1.5 x 76,800 + 5 x 25,600 =
-    // 1,073,741,824 + 115,200 + 128,000 = 1,073,985,024 bytes reclaimable; batches of one length take
-    // their share of the peak instead, whatever the block.
+TEST(RecordBlocks, VariableLengthsTakeTheLargerOfTheBlocksAndOneGiB) {
+    // Runtime arithmetic, transient 76,800 bytes (12 x 64 tokens x vocab 100) so 1.5 x = 115,200.
+    // Blocks of 200 MiB (209,715,200 bytes): 6 x = 1,258,291,200 bytes, above 1 GiB (1,073,741,824):
+    // 1,258,291,200 + 115,200 = 1,258,406,400 bytes reclaimable.
     memory_parts g;
-    const auto var = detail::add_training_runtime(g, batch_lengths::variable, 76'800, 25'600, 0, 1, 0);
-    EXPECT_EQ(var.reclaimable_bytes, 1'073'985'024u);
-    memory_parts none;
-    const auto without = detail::add_training_runtime(none, batch_lengths::variable, 76'800, 0, 0, 1, 0);
-    EXPECT_EQ(var.reclaimable_bytes - without.reclaimable_bytes, 128'000u);
+    EXPECT_EQ(detail::add_training_runtime(g, batch_lengths::variable, 76'800, 209'715'200, 0, 1, 0).reclaimable_bytes,
+              1'258'406'400u);
+    // Blocks of 25,600 bytes (4 x 64 x 100): 6 x = 153,600, under 1 GiB: 1,073,741,824 + 115,200 =
+    // 1,073,857,024 bytes, as without them.
+    memory_parts small, none;
+    const auto with_blocks = detail::add_training_runtime(small, batch_lengths::variable, 76'800, 25'600, 0, 1, 0);
+    EXPECT_EQ(with_blocks.reclaimable_bytes, 1'073'857'024u);
+    EXPECT_EQ(detail::add_training_runtime(none, batch_lengths::variable, 76'800, 0, 0, 1, 0).reclaimable_bytes,
+              1'073'857'024u);
+    // Batches of one length take their share of the peak instead, whatever the block.
     memory_parts f1, f2;
-    EXPECT_EQ(detail::add_training_runtime(f1, batch_lengths::fixed, 76'800, 25'600, 0, 1, 0).reclaimable_bytes,
+    EXPECT_EQ(detail::add_training_runtime(f1, batch_lengths::fixed, 76'800, 209'715'200, 0, 1, 0).reclaimable_bytes,
               detail::add_training_runtime(f2, batch_lengths::fixed, 76'800, 0, 0, 1, 0).reclaimable_bytes);
 }
 
 TEST(RecordBlocks, EstimateDiffersOnlyByTheLogitsPath) {
-    // The same tiny llama under ms-swift (variable lengths, full cross-entropy), once as a transformers llama and
-    // once as Qwen-1's code: the reserve differs by 5 x 4 x 64 tokens x vocab 100 = 128,000 bytes, nothing else.
-    const auto p   = lora_params("ms-swift", 64);
-    auto llama     = estimate_training(test::make_llama({}), p);
-    auto qwen_code = estimate_training(test::make_llama({}, "qwen"), p);
+    // A tiny llama with Yi-6B's vocabulary at 8192 tokens under ms-swift (variable lengths, full cross-entropy),
+    // once as a transformers llama and once as Qwen-1's code: the reserve differs by 6 x 2,097,152,000 -
+    // 1,073,741,824 = 11,509,170,176 bytes (the blocks replace the 1 GiB), nothing else.
+    const auto p   = lora_params("ms-swift", 8192);
+    auto llama     = estimate_training(test::make_llama({.n_vocab = 64000}), p);
+    auto qwen_code = estimate_training(test::make_llama({.n_vocab = 64000}, "qwen"), p);
     ASSERT_TRUE(llama && qwen_code);
-    EXPECT_EQ(llama->reclaimable_bytes - qwen_code->reclaimable_bytes, 128'000u);
+    EXPECT_EQ(llama->reclaimable_bytes - qwen_code->reclaimable_bytes, 11'509'170'176u);
+    EXPECT_EQ(llama->devices.front().total_bytes() - qwen_code->devices.front().total_bytes(),
+              std::int64_t{11'509'170'176});
 }
 
 } // namespace
