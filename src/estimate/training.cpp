@@ -454,8 +454,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- the runtime outside the allocated peak: CUDA context, allocator slack and reserve, NCCL
-    const auto rt =
-        detail::add_training_runtime(g, h.lengths, act.transient_bytes, step_excess, N, p.device_memory_bytes);
+    const auto rt = detail::add_training_runtime(g, h.lengths, act.transient_bytes, act.record_block_bytes, step_excess,
+                                                 N, p.device_memory_bytes);
     const std::uint64_t slack = rt.slack_bytes, reclaimable = rt.reclaimable_bytes;
     const bool reserve_capped = rt.capped;
     est.reclaimable_bytes     = reclaimable;

@@ -139,6 +139,18 @@ bool softcapped_attention(const model_desc& m) {
     return m.arch == "gemma2";
 }
 
+bool logits_upcast_before_loss(const model_desc& m) {
+    // transformers' causal-LM heads make the whole logits fp32 before the loss: `logits = logits.float()` in
+    // LlamaForCausalLM, MistralForCausalLM and Qwen2ForCausalLM.forward from 4.36 to 4.45, and ForCausalLMLoss
+    // (`logits = logits.float()`, src/transformers/loss/loss_utils.py) for every causal LM since 4.46. ChatGLM's
+    // remote code does it too (THUDM chatglm3-6b modeling_chatglm.py, ChatGLMForConditionalGeneration.forward:
+    // `lm_logits = lm_logits.to(torch.float32)`, then the shifted copy and the cross-entropy). Two remote-code
+    // families hand their 16-bit logits to CrossEntropyLoss and leave the fp32 copy to autocast: Qwen-1
+    // (modeling_qwen.py QWenLMHeadModel.forward: `shift_logits = lm_logits[..., :-1, :].contiguous()`) and
+    // Baichuan 1/2 (modeling_baichuan.py BaichuanForCausalLM.forward, the same with its z-loss).
+    return m.arch != "qwen" && m.arch != "baichuan";
+}
+
 activation_estimate estimate_activations(const model_desc& m, const training_params& p, const train_habits& h,
                                          const lora_plan* lora, bool fp32_residual, saved_weight_bytes saved_weights) {
     // 16-bit activations under bf16/fp16 (mixed or pure); fp32 training keeps fp32 ones.
@@ -236,6 +248,9 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // bytes at the forward peak; backward holds the saved log_softmax, its gradient and the input
         // gradient, 12 again. fp32 training: 4 + 4 + 4.
         a.logits_peak_bytes = logit_elems * 12;
+        // The step's fp32 logits-sized tensor, which the caching allocator's reserve is counted in when
+        // lengths vary (training_runtime.cpp): with 16-bit logits only the loss's own copies are fp32.
+        if (logits_upcast_before_loss(m)) a.record_block_bytes = logit_elems * 4;
         break;
     case loss_impl::chunked:
         // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for

@@ -108,6 +108,7 @@ struct activation_estimate {
     std::uint64_t bias_bytes            = 0; ///< a dense n_head x seq x seq position bias alive all step
     std::uint64_t ctx_held_bytes        = 0; ///< linear inputs quantized autograd functions hold past checkpointing
     std::uint64_t transient_bytes       = 0; ///< the largest block freed and re-made every step (logits or a layer)
+    std::uint64_t record_block_bytes    = 0; ///< one fp32 logits tensor, when the model code upcasts before the loss
     std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak
 };
 
@@ -116,6 +117,9 @@ struct activation_estimate {
 /// upcast made the embeddings fp32, so the residual stream and its checkpoints are fp32.
 /// The model caps its attention logits (Gemma-2), which flash/SDPA kernels of the trainers' era cannot do.
 bool softcapped_attention(const model_desc& m);
+/// The model's own training forward casts the whole logits to fp32 before its cross-entropy (transformers'
+/// causal-LM heads, ChatGLM's remote code), rather than handing 16-bit logits to it (Qwen-1, Baichuan).
+bool logits_upcast_before_loss(const model_desc& m);
 
 /// `saved_weights`: 16-bit copies of frozen weights that autograd keeps for the input gradient (a
 /// quantized linear that dequantizes with plain torch ops and multiplies, auto-gptq's training path): the
@@ -152,8 +156,11 @@ struct training_runtime {
 /// Sets g.overhead (CUDA context, allocator slack and reserve, NCCL when gpus > 1) from the step's
 /// largest transient, the optimizer step's excess over the activations and, when known, the GPU's
 /// memory (the reserve never grows past it).
+/// `record_block_bytes`: one fp32 logits tensor of the step when the model code upcasts them before the loss
+/// (activation_estimate), else 0.
 training_runtime add_training_runtime(memory_parts& g, batch_lengths lengths, std::uint64_t transient_bytes,
-                                      std::uint64_t step_excess, std::uint64_t gpus, std::uint64_t device_memory_bytes);
+                                      std::uint64_t record_block_bytes, std::uint64_t step_excess, std::uint64_t gpus,
+                                      std::uint64_t device_memory_bytes);
 
 /// DeepSpeed / FSDP knobs the estimate assumes; the config above writes the same values.
 inline constexpr std::uint64_t ds_bucket_elements =

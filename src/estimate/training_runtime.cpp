@@ -57,11 +57,30 @@ constexpr std::uint64_t variable_length_reserve_bytes = gib_bytes;
 // variable-length reserve it is released before an out-of-memory error (reclaimable) and capped by
 // what a GPU of known size leaves, so it never decides whether a run fits.
 constexpr double fixed_length_reserve_share = 0.2;
+// With lengths that vary, a step longer than every one before it (a record) asks for logits-sized blocks no
+// cached block can hold (the allocator's best fit takes the smallest free block at least as large, and a larger
+// request takes a new cudaMalloc segment), while the blocks of the earlier, shorter records stay cached and are
+// only split for smaller tensors (CUDACachingAllocator.cpp @ eb42ad6e, above). Among n steps of independent
+// lengths the expected number of records is the harmonic number H_n (ln n + 0.58: 7.5 at 1000 steps, 5.2 at 100);
+// the last is the current step (its blocks are the allocated peak), and the earliest were short. Where the model
+// code makes the whole logits fp32 before the loss (logits_upcast_before_loss: transformers' causal-LM heads,
+// ChatGLM), the blocks so left are counted as this many fp32 logits tensors of the longest step. They are the
+// cached blocks of earlier sizes the fixed 1 GiB above stands for, so the larger of the two is taken, not both.
+// Fitted on ms_swift_benchmark.json: the 1000-sample runs of ms-swift's own default truncation
+// (`truncation_strategy` "delete": samples above max_length dropped, so lengths spread up to it;
+// swift/llm/utils/argument.py @ 4312aeb2) at 4096 and 8192 tokens, ChatGLM3-6B #35 and Yi-6B #40, #41, reserve
+// 4.2-4.8x the 12-byte transient where Baichuan2 (16-bit logits, same runs) shows 1.6-2.4x: 5 leaves #35 and #41
+// at -11.3% and -10.4%, 6 brings #35, #40, #41 to -8% to -4%, 7 puts #120 over. Not separated by the options: the
+// Qwen-1 rows of the same table ran with `truncation_left` (docs/source/LLM/Benchmark.md @ 97e4d198, 2024-01-02:
+// samples cut to max_length, most steps at it, few records), and so did ChatGLM3's 2048-token row (the same figure
+// in its "Model Type" table; Yi-6B's was run again): those two 2048-token rows are 18% over with this term
+// (bench/accuracy_train.md). Up to about 700 tokens with a 64,000-token vocabulary the 1 GiB is the larger.
+constexpr std::uint64_t stranded_record_blocks = 6;
 
 } // namespace
 
 training_runtime add_training_runtime(memory_parts& g, batch_lengths lengths, std::uint64_t transient_bytes,
-                                      std::uint64_t step_excess, std::uint64_t gpus,
+                                      std::uint64_t record_block_bytes, std::uint64_t step_excess, std::uint64_t gpus,
                                       std::uint64_t device_memory_bytes) {
     training_runtime rt;
     std::uint64_t slack       = allocator_slack_bytes;
@@ -70,7 +89,7 @@ training_runtime add_training_runtime(memory_parts& g, batch_lengths lengths, st
         // The cached blocks of earlier sizes are free at the optimizer step, which takes its
         // temporaries from them: only what exceeds the step's own excess adds to the reserve.
         const auto cached =
-            variable_length_reserve_bytes +
+            std::max(variable_length_reserve_bytes, stranded_record_blocks * record_block_bytes) +
             saturate<std::uint64_t>(variable_length_slack_per_transient * static_cast<double>(transient_bytes),
                                     rounding::toward_zero);
         reclaimable = cached > step_excess ? cached - step_excess : 0;
