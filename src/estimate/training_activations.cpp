@@ -235,6 +235,14 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // 16-bit logits in Qwen-style remote code; the labels only in transformers >= 4.50) = 12
         // bytes at the forward peak; backward holds the saved log_softmax, its gradient and the input
         // gradient, 12 again. fp32 training: 4 + 4 + 4.
+        // The same 12 in transformers' own classes, whose loss changed by release: up to 4.45
+        // LlamaForCausalLM.forward rebinds `logits = logits.float()` (the 16-bit logits are freed) and
+        // shifts that fp32 copy: 4 + 4 + 4. From 4.46.0 (2024-10-24) ForCausalLMLoss (loss/loss_utils.py)
+        // takes `logits.float()` and `logits[..., :-1, :].contiguous()` while the caller still holds the
+        // 16-bit logits: 2 + 4 + 4 + 4 = 14, until PR #35646 (2025-01) dropped the copy and later releases
+        // pad the labels: 10 forward, 12 in backward. That 14 is not taken (no option says the release);
+        // unsloth's HF + FA2 limits of December 2024 ran in that window (bench/accuracy_train.md, sixth
+        // pass).
         a.logits_peak_bytes = logit_elems * 12;
         break;
     case loss_impl::chunked:
