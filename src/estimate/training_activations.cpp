@@ -240,10 +240,16 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // shifts that fp32 copy: 4 + 4 + 4. From 4.46.0 (2024-10-24) ForCausalLMLoss (loss/loss_utils.py)
         // takes `logits.float()` and `logits[..., :-1, :].contiguous()` while the caller still holds the
         // 16-bit logits: 2 + 4 + 4 + 4 = 14, until PR #35646 (2025-01) dropped the copy and later releases
-        // pad the labels: 10 forward, 12 in backward. That 14 is not taken (no option says the release);
-        // unsloth's HF + FA2 limits of December 2024 ran in that window (bench/accuracy_train.md, sixth
-        // pass).
+        // pad the labels: 10 forward, 12 in backward. That window's 14 is --loss full-shift (below), not a
+        // trainer's default: no option says the release (bench/accuracy_train.md, sixth pass).
         a.logits_peak_bytes = logit_elems * 12;
+        break;
+    case loss_impl::full_shift:
+        // transformers 4.46.0 (2024-10-24) until PR #35646 (2025-01): ForCausalLMLoss (loss/loss_utils.py) takes
+        // `logits = logits.float()` (4) and `shift_logits = logits[..., :-1, :].contiguous()` (4 more) while the
+        // model's forward still holds the 16-bit logits it passed in (2), and cross-entropy's log_softmax keeps its
+        // fp32 output (4): 14 bytes a logit at the forward peak (backward: 12, as above). fp32 training: 4 + 4 + 4.
+        a.logits_peak_bytes = logit_elems * (act_b < 4 ? 14 : 12);
         break;
     case loss_impl::chunked:
         // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for
