@@ -20,7 +20,7 @@ template <class F> void round_trips(std::string_view option, F from_name, int at
         ASSERT_TRUE(v.has_value()) << option << " " << w;
         EXPECT_EQ(to_string(*v), w);
     }
-    EXPECT_GE(n, at_least) << option; // full/lora/qlora; four optimizers; four precisions; four losses
+    EXPECT_GE(n, at_least) << option; // full/lora/qlora; four optimizers; four precisions; five losses
 }
 
 TEST(TrainingNames, EveryOptionValueReadsBothWays) {
