@@ -247,10 +247,24 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // 16-bit logits in Qwen-style remote code; the labels only in transformers >= 4.50) = 12
         // bytes at the forward peak; backward holds the saved log_softmax, its gradient and the input
         // gradient, 12 again. fp32 training: 4 + 4 + 4.
+        // The same 12 in transformers' own classes, whose loss changed by release: up to 4.45
+        // LlamaForCausalLM.forward rebinds `logits = logits.float()` (the 16-bit logits are freed) and
+        // shifts that fp32 copy: 4 + 4 + 4. From 4.46.0 (2024-10-24) ForCausalLMLoss (loss/loss_utils.py)
+        // takes `logits.float()` and `logits[..., :-1, :].contiguous()` while the caller still holds the
+        // 16-bit logits: 2 + 4 + 4 + 4 = 14, until PR #35646 (2025-01) dropped the copy and later releases
+        // pad the labels: 10 forward, 12 in backward. That window's 14 is --loss full-shift (below), not a
+        // trainer's default: no option says the release (bench/accuracy_train.md, sixth pass).
         a.logits_peak_bytes = logit_elems * 12;
         // The step's fp32 logits-sized tensor, which the caching allocator's reserve is counted in when
         // lengths vary (training_runtime.cpp): with 16-bit logits only the loss's own copies are fp32.
         if (logits_upcast_before_loss(m)) a.record_block_bytes = logit_elems * 4;
+        break;
+    case loss_impl::full_shift:
+        // transformers 4.46.0 (2024-10-24) until PR #35646 (2025-01): ForCausalLMLoss (loss/loss_utils.py) takes
+        // `logits = logits.float()` (4) and `shift_logits = logits[..., :-1, :].contiguous()` (4 more) while the
+        // model's forward still holds the 16-bit logits it passed in (2), and cross-entropy's log_softmax keeps its
+        // fp32 output (4): 14 bytes a logit at the forward peak (backward: 12, as above). fp32 training: 4 + 4 + 4.
+        a.logits_peak_bytes = logit_elems * (act_b < 4 ? 14 : 12);
         break;
     case loss_impl::chunked:
         // torchtune: the output projection in 8 chunks (num_output_chunks) kept in bf16 (2 bytes for

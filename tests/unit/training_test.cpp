@@ -194,6 +194,26 @@ TEST(TrainingActivations, EagerAndFused) {
     EXPECT_EQ(a.logits_peak_bytes, 16u * 100u * 2u + 16u * 100u * 12u / 8u);
 }
 
+TEST(TrainingActivations, TransformersShiftedLossCopy) {
+    // --loss full-shift: transformers 4.46.0 to PR #35646's ForCausalLMLoss, `logits.float()` then
+    // `logits[..., :-1, :].contiguous()` beside the caller's bf16 logits, and log_softmax's fp32 output:
+    // 2 + 4 + 4 + 4 = 14 bytes a logit, 16 tokens x 100 vocab (the tiny llama).
+    training_params p = lora_params();
+    p.overrides.loss  = loss_from_name("full-shift");
+    ASSERT_TRUE(p.overrides.loss.has_value());
+    auto h = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    auto a = detail::estimate_activations(tiny(), p, *h, nullptr, false);
+    EXPECT_EQ(a.logits_peak_bytes, 16u * 100u * 14u);
+    // Without checkpointing the logits outweigh a layer's backward (768 B a token): the peak is 2 x 16 x 2560 B
+    // of saved layers + the logits, 2 bytes a logit above --loss full's 81920 + 19200.
+    EXPECT_EQ(a.peak_bytes, 81920u + 22400u);
+    // fp32 training: `.float()` returns the logits themselves: 4 + 4 + 4, as --loss full.
+    p.precision = train_precision::fp32;
+    a           = detail::estimate_activations(tiny(), p, *h, nullptr, false);
+    EXPECT_EQ(a.logits_peak_bytes, 16u * 100u * 12u);
+}
+
 TEST(TrainingQlora, Nf4BaseKeepsEmbeddingsIn16Bit) {
     // NF4 n/2 + n/64 + 4*ceil(n/64/256): 4096 -> 2116, 2048 -> 1060, 8192 -> 4228. Per layer
     // norms 256 + q,o 2*2116 + k,v 2*1060 + 3*4228 = 19292; globals embd 12800 + output 12800 +
