@@ -56,28 +56,14 @@ constexpr band_row bands[] = {
 //  - q/k/v (qkv): LitGPT computes them with one fused linear, `qkv = self.attn(x)`, and splits views of it
 //    (litgpt/model.py @ 43c44323 l.217-236); torchtune's MultiHeadAttention has separate q_proj, k_proj and
 //    v_proj (torchtune/modules/attention.py); the transformers-based trainers run the checkpoint's code.
-//  - the last step's graph (keeps_last_graph): LitGPT's training loop binds `logits = model(input_ids,
-//    lm_head_chunk_size=128)` and `loss = chunked_cross_entropy(...)` as locals of fit() and calls
-//    `fabric.backward(loss / ...)` (litgpt/finetune/lora.py @ 43c44323 l.276-280, @ 00af8b0d l.304-308); nothing
-//    drops them, so the list of logit chunks keeps the step's autograd graph (each chunk's grad_fn) alive through
-//    the optimizer step and the next forward, until `logits` is bound again after that forward returns. Backward
-//    frees what nodes saved with save_for_backward, not what a Python autograd function put on its context:
-//    bitsandbytes 0.41.0-0.43.1 MatMul4Bit.forward sets `ctx.tensors = (A, B)` and backward never clears it
-//    (bitsandbytes/autograd/_functions.py @ 0.42.0, 4870580f, 2024-01-07, l.522-525), so every 4-bit linear's
-//    input of the last step is still held while the next step's forward builds its own. LitGPT pinned
-//    bitsandbytes==0.41.0 (pyproject.toml @ 2bcb2c3e, 2024-03-15), then 0.42.0 (@ 43c44323 and @ 00af8b0d) until
-//    d2ed13c3 (2024-12-28) moved to 0.44, whose MatMul4Bit keeps `(None, B)` (from 0.43.2): the row describes the
-//    2024 stack its measured runs used. torchtune's NF4 linear (torchao's linear_nf4) keeps only the weight on its
-//    context; transformers' Trainer returns `loss.detach()` from training_step, so its graph goes with the step.
 struct trainer_kbit_row {
     std::string_view trainer;
     bool untied_head, quantizes_head, dequant_via_fp16, eager_softcap, expands_kv, nf4_plain_absmax, chunk_ce_16bit;
     detail::qkv_source qkv;
-    bool keeps_last_graph;
 };
 constexpr trainer_kbit_row kbit_rows[] = {
-    {"litgpt",    true,  true,  true,  true,  true, true,  true,  detail::qkv_source::fused,    true },
-    {"torchtune", false, false, false, false, true, false, false, detail::qkv_source::separate, false},
+    {"litgpt",    true,  true,  true,  true,  true, true,  true,  detail::qkv_source::fused   },
+    {"torchtune", false, false, false, false, true, false, false, detail::qkv_source::separate},
 };
 
 // Which trainers run gradient checkpointing non-reentrant (torch.utils.checkpoint use_reentrant=False, built on
@@ -156,7 +142,6 @@ result<train_habits> resolve_habits(const training_params& p) {
             h.qkv              = k.qkv;
             h.nf4_plain_absmax = k.nf4_plain_absmax;
             h.chunk_ce_16bit   = k.chunk_ce_16bit;
-            h.keeps_last_graph = k.keeps_last_graph;
         }
     for (const auto& c : checkpoint_rows)
         if (c.trainer == row->name) h.non_reentrant_checkpoint = c.non_reentrant;

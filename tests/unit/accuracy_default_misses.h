@@ -34,13 +34,6 @@ inline const std::vector<std::pair<std::string, double>>& dev_known_misses() {
         // NF4 without double quantization and its bf16 chunked cross-entropy are counted).
         {"litgpt_config_hub_finetune#3", 0.484},
         {"litgpt_config_hub_finetune#15", 0.088},
-        // Added 2026-12-06 ("seventh pass"): LitGPT's loop keeps the last step's graph, and bitsandbytes' 4-bit
-        // linear inputs with it, into the next forward (training_habits.cpp, keeps_last_graph), counted at --seq.
-        // phi-2 QLoRA #41: its LoRA twin #39 already reads +7.8%. The 2023 Lit-GPT rows #11, #16 (Llama-2 7B/13B
-        // QLoRA) put their longest sample first, so their peak step had no earlier graph: over-estimates.
-        {"litgpt_config_hub_finetune#41", 0.134},
-        {"litgpt_resource_tables#11", 0.169},
-        {"litgpt_resource_tables#16", 0.164},
         // llamacpp_cpu_measured: eval-depth and all-logits runs: the CLI cannot express the tokens evaluated
         // (accuracy_infer_test's list).
         {"llamacpp_cpu_measured#190:rss", 0.120}, {"llamacpp_cpu_measured#191:rss", 0.181},

@@ -272,16 +272,11 @@ const std::map<std::string, std::string>& known_misses() {
             "gemma-2b/full.yaml: global batch 16 over 4 GPUs at micro-batch 1 accumulates 4 micro-steps under "
             "FSDP no_sync (unsharded gradients held); the case options carry no --grad-accum (--grad-accum 4: "
             "-8.6% at the allocated counter, bench/accuracy_train.md \"Round ttune\")");
-        add({"litgpt_config_hub_finetune#41"},
-            "LitGPT phi-2 QLoRA (micro-batch 4): its LoRA twin #39 already reads 7.8% over, and the last micro-batch's "
-            "4-bit linear inputs that LitGPT's kept graph holds (training_habits.cpp, keeps_last_graph) are counted "
-            "at the full 512 tokens: over-estimate");
-        add({"litgpt_resource_tables#1", "litgpt_resource_tables#11", "litgpt_resource_tables#16"},
-            "Lit-GPT @ 8641822b (2023-10) puts the longest sample into the first micro-batch (finetune/lora.py l.212 "
-            "`get_batch(..., longest_seq_ix if iter_num == 0 else None)`), so the run's longest step has no earlier "
-            "graph to keep and the later, random Alpaca samples are far shorter; the last step's 4-bit linear inputs "
-            "(keeps_last_graph, counted at --seq as the 2024 config hub's truncated runs need) are not there: "
-            "over-estimate (bench/accuracy_train.md, seventh pass)");
+        add({"litgpt_config_hub_finetune#44"},
+            "LitGPT Phi-3 QLoRA without checkpointing (-11.8%): what is left of QLoRA's excess over the LoRA run of "
+            "the same model once bitsandbytes' MatMul4Bit keeping each input, the fused q/k/v buffer, the plain "
+            "absmax and the bf16 chunked loss are counted; not found in MatMul4Bit or Fabric's 4-bit path "
+            "(bench/accuracy_train.md, fifth pass)");
         return r;
     }();
     return m;
