@@ -147,6 +147,13 @@ bool listed(std::string_view entry, const std::vector<std::string>& paths, modul
     return false;
 }
 
+/// Whether any entry names one of `paths` (a tensor's module paths, made once for every entry).
+bool any_listed(const std::vector<std::string>& entries, const std::vector<std::string>& paths, module_rule rule) {
+    for (const auto& e : entries)
+        if (listed(e, paths, rule)) return true;
+    return false;
+}
+
 } // namespace
 
 bool module_listed(std::string_view entry, const tensor_desc& t, module_rule rule) {
@@ -154,11 +161,7 @@ bool module_listed(std::string_view entry, const tensor_desc& t, module_rule rul
 }
 
 bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t, module_rule rule) {
-    if (entries.empty()) return false;
-    const auto paths = hf_module_paths(t); // once for every entry
-    for (const auto& e : entries)
-        if (listed(e, paths, rule)) return true;
-    return false;
+    return !entries.empty() && any_listed(entries, hf_module_paths(t), rule);
 }
 
 // Families whose checkpoints keep the MoE block as block_sparse_moe (router "gate", experts.N.w1 / w3 /
@@ -176,9 +179,7 @@ bool module_listed(const std::vector<std::string>& entries, const tensor_desc& t
             p.find(".mlp.experts.") != std::string::npos || p.ends_with(".mlp.gate") || p.ends_with(".mlp.router");
         return sparse_moe_block ? mlp_moe : bsm;
     });
-    for (const auto& e : entries)
-        if (listed(e, paths, rule)) return true;
-    return false;
+    return any_listed(entries, paths, rule);
 }
 
 const quant_override* override_for(const quant_desc& q, const tensor_desc& t) {

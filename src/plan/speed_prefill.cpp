@@ -195,7 +195,7 @@ unsigned apple_generation_of(const device_spec& d) {
         const auto at = std::min(t.find("APPLE"), t.find("MAC"));
         if (at == std::string::npos) continue;
         for (std::size_t i = at; i + 1 < t.size(); ++i) {
-            const bool word_start = t[i - (i > 0 ? 1 : 0)] == ' ' || i == 0;
+            const bool word_start = i == 0 || t[i - 1] == ' ';
             if (t[i] != 'M' || !word_start || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) continue;
             unsigned g = 0;
             for (std::size_t j = i + 1; j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])); ++j)

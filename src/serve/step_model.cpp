@@ -197,12 +197,12 @@ instance_shape make_instance_shape(const model_desc& m, const inference_estimate
         s.n_expert_used          = std::max(1u, m.moe.n_expert_used);
         s.expert_bytes_per_layer = expert / moe_layers;
         // The experts' kernel for their weight format (src/serve/moe_kernels.cpp).
-        const auto moe           = detail::moe_kernel_cost_of(engine, detail::moe_weights_of(m, p));
+        const auto experts       = detail::moe_weights_of(m, p);
+        const auto moe           = detail::moe_kernel_cost_of(engine, experts);
         s.moe_layer_s            = moe.per_moe_layer_s;
         s.expert_bandwidth_share = moe.expert_bandwidth_share;
         // ...and the share of the experts' matmul rate it reaches on a prompt (src/serve/moe_kernels.cpp).
-        s.eff.expert_matmul_share *=
-            detail::moe_prefill_matmul_share(engine, detail::moe_weights_of(m, p), d.architecture);
+        s.eff.expert_matmul_share *= detail::moe_prefill_matmul_share(engine, experts, d.architecture);
     } else {
         expert = 0;
     }
