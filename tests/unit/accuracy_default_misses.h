@@ -51,14 +51,16 @@ inline const std::vector<std::pair<std::string, double>>& dev_known_misses() {
         {"llamacpp_mainline_logs#1:weights", 0.184},
         // ms_swift_benchmark: ms-swift runs on the default trainer; training_accuracy_test lists the reasons
         // with --trainer ms-swift.
-        {"ms_swift_benchmark#3", 0.158}, {"ms_swift_benchmark#7", 0.149}, // issue 23: non-reentrant checkpointing
-        {"ms_swift_benchmark#12", 0.170},
+        // 2026-12-06: the variable-length reserve is 1.9x the transient (was 1.5x; training_runtime.cpp):
+        // #3, #7, #78, #79, #111 in; Qwen-1's 1000-sample rows at 4096-8192 (truncation_left) out, over.
+        {"ms_swift_benchmark#12", 0.219},
         // Yi-6B at 2048 with the fp32 logits blocks of record-length steps counted (training_runtime.cpp); the row
         // ran cut to max_length (few records): over-estimate.
-        {"ms_swift_benchmark#39", 0.178},
-        {"ms_swift_benchmark#64", 0.288}, {"ms_swift_benchmark#66", 0.330}, {"ms_swift_benchmark#78", 0.182},
-        {"ms_swift_benchmark#79", 0.160}, {"ms_swift_benchmark#80", 0.190}, {"ms_swift_benchmark#111", 0.148},
-        {"ms_swift_benchmark#112", 0.187}, {"ms_swift_benchmark#116", 0.260}, // raised from 0.247: read at max_memory_reserved, which has no CUDA context or NCCL (issue 23)
+        {"ms_swift_benchmark#39", 0.213},
+        {"ms_swift_benchmark#16", 0.271}, {"ms_swift_benchmark#21", 0.226}, {"ms_swift_benchmark#26", 0.195},
+        {"ms_swift_benchmark#65", 0.163},
+        {"ms_swift_benchmark#64", 0.247}, {"ms_swift_benchmark#66", 0.472}, {"ms_swift_benchmark#80", 0.336},
+        {"ms_swift_benchmark#112", 0.145}, {"ms_swift_benchmark#116", 0.221},
         // peft_docs_deepspeed_fsdp: default trainer.
         // qwen1_readme_profiling: Qwen-1 runs: 2023 transformers and Qwen's finetune.py (fixed lengths), not
         // the defaults.

@@ -190,11 +190,11 @@ TEST(TrainerHabits, VariableLengthsReserveMoreThanFixed) {
     ASSERT_TRUE(fixed && variable);
     // Fixed: CUDA context 1 GiB + allocator slack 1.5 GiB.
     EXPECT_EQ(fixed->devices[0].parts.overhead, std::int64_t{5} << 29);
-    // Variable: + 1 GiB of cached blocks and 1.5 x the largest transient (here the 64 x 100 logits at 12
+    // Variable: + 1 GiB of cached blocks and 1.9 x the largest transient (here the 64 x 100 logits at 12
     // bytes): the reserve fitted on ms-swift's max_memory_reserved (training_runtime.cpp). The 6 fp32 logits
     // blocks record-length steps leave (6 x 4 x 64 x 100 = 153,600 bytes) are under the 1 GiB: not added.
     EXPECT_EQ(variable->devices[0].parts.overhead - fixed->devices[0].parts.overhead,
-              (std::int64_t{1} << 30) + 64 * 100 * 12 * 3 / 2);
+              (std::int64_t{1} << 30) + 64 * 100 * 12 * 19 / 10);
 }
 
 TEST(TrainerHabits, DeepSpeedZero3FlattensAGradientSubGroupAtTheStep) {
