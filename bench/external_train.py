@@ -3,8 +3,10 @@
 
     python3 bench/external_train.py [--llmplan build/llmplan] [--cases FILE] [--source NAME] [--json OUT]
 
-Each case is run twice through `llmplan estimate MODEL ARGS --json`: with the default trainer (only the case's
-`args`, as an outside scorer would pass them) and with the trainer the source used (`args` + `trainer_args`).
+Each case is run three times through `llmplan estimate MODEL ARGS --json`: with the default trainer (only the
+case's `args`), with the trainer the source used (`args` + `trainer_args`), and with only the part of
+`trainer_args` that ../shared/cli-contract.md defines (`--trainer`, `--batch-lengths`, `--grad-accum`: what an
+outside scorer passes when a source states them; llmplan's own options such as `--fsdp-units` or `--loss` dropped).
 The metric is the busiest GPU's `total_bytes` (`cuda_total_max`: nvidia-smi, or a GPU's capacity) or
 `total_bytes - overhead` (`cuda_allocated_max`: torch.cuda.max_memory_allocated); a case whose metric names a
 `counter` (`torch_reserved` where the source printed torch.cuda.max_memory_reserved, `unknown` where it never
@@ -27,6 +29,16 @@ GIB = 2**30
 
 
 COUNTERS = ("torch_allocated", "torch_reserved", "device_used")
+# The training options of ../shared/cli-contract.md that trainer_args may carry; the rest are llmplan's own.
+CONTRACT_OPTIONS = ("--trainer", "--batch-lengths", "--grad-accum")
+
+
+def contract_only(trainer_args: list[str]) -> list[str]:
+    out = []
+    for i in range(0, len(trainer_args) - 1, 2):
+        if trainer_args[i] in CONTRACT_OPTIONS:
+            out += trainer_args[i:i + 2]
+    return out
 
 
 def predicted(doc: dict, kind: str, counter: str | None = None, measured: int = 0) -> int:
@@ -91,23 +103,25 @@ def main(argv=None) -> int:
     for c in cases:
         d = run(cmd, c, [])
         m = run(cmd, c, c.get("trainer_args", []))
-        results.append({"id": c["id"], "source": c["source"], "default": d, "matched": m})
+        k = run(cmd, c, contract_only(c.get("trainer_args", [])))
+        results.append({"id": c["id"], "source": c["source"], "default": d, "matched": m, "contract": k})
 
         def cell(r):
             return (f"{r['pred'] / GIB:8.2f}Gi {100 * r['err']:+6.1f}%" if r["ok"] else f"{'error':>10s} {'':>7s}")
         print(f"{c['id']:28s} {c['measured_bytes'] / GIB:8.2f}Gi {cell(d)} {cell(m)}  {' '.join(c.get('trainer_args', []))}")
-        for r in (d, m):
+        for r in (d, m, k):
             if not r["ok"]:
                 print(f"    llmplan failed: {r['why']}")
     print()
-    for which in ("default", "matched"):
-        print(f"{which} trainer:")
+    for which, title in (("default", "default trainer"), ("matched", "matched trainer"),
+                         ("contract", "matched trainer, contract options only")):
+        print(f"{title}:")
         for src in sorted({r["source"] for r in results}):
             print(f"  {src:28s} {summary([r[which] for r in results if r['source'] == src])}")
         print(f"  {'all':28s} {summary([r[which] for r in results])}")
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
-    return 1 if any(r[w].get("not_run") for r in results for w in ("default", "matched")) else 0
+    return 1 if any(r[w].get("not_run") for r in results for w in ("default", "matched", "contract")) else 0
 
 
 if __name__ == "__main__":

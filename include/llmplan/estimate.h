@@ -81,6 +81,8 @@ struct training_params {
     std::uint64_t grad_accum = 1; ///< --grad-accum: micro-steps per optimizer step (1 to 2^20)
     weight_choice weights{};      ///< --weights: the frozen base of LoRA/QLoRA (native: by method and precision)
     std::string trainer = "hf";   ///< --trainer: a row of trainer_table() (llmplan/trainer.h)
+    std::string trainer_release;  ///< --trainer NAME@RELEASE: the release (empty: the current one)
+    std::string trainer_asked;    ///< --trainer as typed when it was not the row's own name (an alias, or no row)
     trainer_overrides overrides;  ///< --lora-dropout, --loss, --optimizer-in-backward, --batch-lengths, --fsdp-units
     /// --device-memory: each GPU's memory (0 = unknown); the caching allocator's reserve above the
     /// allocated peak cannot pass it (training_estimate::reclaimable_bytes).

@@ -75,6 +75,40 @@ struct trainer_profile {
     launcher launch; ///< how a run is started (src/plan/train_launch.cpp)
 };
 
+/// How a --trainer value named its row.
+enum class trainer_match : std::uint8_t {
+    exact,   ///< the row's own name
+    alias,   ///< another name people use for it ("transformers", "swift", "lit-gpt", "fsdp2", ...)
+    unknown, ///< no row: answered with the default row (transformers Trainer + PEFT), and said so
+};
+
+/// A --trainer value read: NAME or NAME@RELEASE, case-insensitive, '_' read as '-'.
+struct trainer_choice {
+    const trainer_profile* row = nullptr;
+    std::string release; ///< "0.5.10" of "litgpt@0.5.10" (a leading v dropped); empty: the current release
+    trainer_match match = trainer_match::exact;
+};
+
+/// Reads a --trainer value into `out`; on a value that is no name (empty, over 64 characters,
+/// characters other than letters, digits, '.', '_', '-', or a release that is not dotted numbers),
+/// returns what was expected and leaves `out` as it was.
+std::optional<std::string> read_trainer(std::string_view text, trainer_choice& out);
+
+/// Habits of a trainer's older releases where they differ from its row (the row describes the
+/// current release), each read from the trainer's code at the release named.
+struct trainer_release {
+    std::string_view trainer; ///< the row's name
+    std::string_view through; ///< the last release with these habits ("0.5.10": 0.5.10 and older)
+    std::string_view what;    ///< one line for the notes
+    std::optional<loss_impl> loss;
+    std::optional<double> lora_dropout;
+    std::optional<bool> fsdp_mixed_units;
+};
+
+/// The habits of `release` of `trainer` where they differ from the row, or nullptr (the current
+/// habits; also for an empty release).
+const trainer_release* find_release(std::string_view trainer, std::string_view release);
+
 /// Every trainer llmplan knows, the default (transformers Trainer + PEFT) first.
 std::span<const trainer_profile> trainer_table();
 /// The row named `name` (case-sensitive names as listed by trainer_table), or nullptr.

@@ -80,7 +80,7 @@ constexpr std::array rows = {
     option_spec{id::lora_targets, "lora-targets", k::list, "all-linear q k v o gate up down", "all-linear", "all-linear or a list q,k,v,o,gate,up,down", E | P, 0, t::train},
     option_spec{id::zero, "zero", k::choice, "0 1 2 3", "0", "DeepSpeed ZeRO stage", E | P, 0, t::train},
     option_spec{id::offload_optimizer, "offload-optimizer", k::choice, "on off", "off", "optimizer state in CPU RAM (ZeRO-Offload)", E | P, 0, t::train},
-    option_spec{id::trainer, "trainer", k::text, "hf trl axolotl llama-factory ms-swift unsloth torchtune litgpt deepspeed fsdp", "hf", "the training framework, whose habits (padding, loss, dropout) the estimate follows", E | P, 0, t::train},
+    option_spec{id::trainer, "trainer", k::text, "hf trl axolotl llama-factory ms-swift unsloth torchtune litgpt deepspeed fsdp", "hf", "the training framework, whose habits (padding, loss, dropout) the estimate follows; NAME@RELEASE for an older release (litgpt@0.5.10, torchtune@0.2.1)", E | P, 0, t::train},
     option_spec{id::lora_dropout, "lora-dropout", k::number, "", "the trainer's", "LoRA dropout p, 0 <= p < 1", E | P, 0, t::train},
     option_spec{id::loss, "loss", k::choice, "full chunked fused linear full-shift", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
     option_spec{id::optimizer_in_backward, "optimizer-in-backward", k::choice, "on off", "the trainer's", "optimizer step fused into the backward pass", E | P, 0, t::train},

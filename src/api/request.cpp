@@ -174,10 +174,14 @@ status apply_estimate(estimate_request& r, const option_spec& o, const value& v,
     case id::offload_optimizer:
         t.offload_optimizer = v.on;
         break;
-    case id::trainer:
-        if (!find_trainer(v.text)) return bad(o, fmt::format("\"{}\"; expected one of: {}", v.text, trainer_names()));
-        t.trainer = v.text;
+    case id::trainer: {
+        trainer_choice c;
+        if (auto why = read_trainer(v.text, c)) return bad(o, fmt::format("\"{}\"; expected {}", v.text, *why));
+        t.trainer         = std::string(c.row->name);
+        t.trainer_release = c.release;
+        t.trainer_asked   = c.match == trainer_match::exact ? std::string() : std::string(v.text);
         break;
+    }
     case id::lora_dropout:
         if (v.d < 0 || v.d >= 1) return bad(o, fmt::format("{}; expected a number 0 <= p < 1", v.d));
         t.overrides.lora_dropout = v.d;

@@ -394,7 +394,8 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     }
 
     // ---- FSDP gradients: units mixing adapters and frozen weights, and accumulation without sync
-    if (h.fsdp_mixed_units && (row.deepspeed_zero || N == 1 || p.zero_stage < 2))
+    // (Said only when the run asked for it: an older release's mixed units need no word where nothing shards.)
+    if (p.overrides.fsdp_mixed_units.value_or(false) && (row.deepspeed_zero || N == 1 || p.zero_stage < 2))
         note(std::string("--fsdp-units mixed has no effect here: ") +
              (N == 1 || p.zero_stage < 2 ? "no FSDP sharding (it needs several GPUs and --zero 2 or 3)"
                                          : "this trainer shards with DeepSpeed ZeRO (gradients of trained parameters "
@@ -518,7 +519,7 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
             est.band->text += buf;
         }
     }
-    note("trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name) + ")");
+    note(trainer_note(p, h));
     note("loss: " + std::string(to_string(h.loss)) + " cross-entropy over the vocabulary");
     if (foreach_temps) note("torch AdamW (foreach): the step allocates one parameter-sized temporary");
     if (ds_fp32_grads) note("DeepSpeed ZeRO-1/2: the step makes an fp32 copy of this rank's gradient partition");

@@ -56,13 +56,14 @@ enum class qkv_source : std::uint8_t { checkpoint, fused, separate };
 
 /// A trainer row with the user's overrides applied: what the estimate follows.
 struct train_habits {
-    const trainer_profile* row = nullptr;
-    double lora_dropout        = 0;
-    loss_impl loss             = loss_impl::full;
-    bool in_backward           = false; ///< optimizer steps each parameter in backward (one grad alive)
-    batch_lengths lengths      = batch_lengths::variable;
-    bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights
-    bool fp32_adapters         = false; ///< LoRA adapters kept in fp32 and their inputs cast to it
+    const trainer_profile* row     = nullptr;
+    const trainer_release* release = nullptr; ///< an older release's habits (--trainer NAME@RELEASE), or none
+    double lora_dropout            = 0;
+    loss_impl loss                 = loss_impl::full;
+    bool in_backward               = false; ///< optimizer steps each parameter in backward (one grad alive)
+    batch_lengths lengths          = batch_lengths::variable;
+    bool fsdp_mixed_units          = false; ///< FSDP1 units mixing adapters and frozen weights
+    bool fp32_adapters             = false; ///< LoRA adapters kept in fp32 and their inputs cast to it
     /// The trainer builds its own output layer even where the checkpoint ties it to the embedding
     /// (LitGPT: a second vocab x hidden matrix beside the embedding; training_habits.cpp).
     bool untied_head = false;
@@ -98,6 +99,8 @@ std::string training_trainer_kind(const training_params& p);
 
 /// Resolve --trainer and the overrides for this workload; error on an unknown trainer or bad value.
 result<train_habits> resolve_habits(const training_params& p);
+/// The note that says which trainer, release and habits an estimate followed, and how --trainer named it.
+std::string trainer_note(const training_params& p, const train_habits& h);
 
 struct activation_estimate {
     std::uint64_t per_layer_saved_bytes = 0; ///< sum over layers of what backward keeps, no recomputation

@@ -122,12 +122,17 @@ result<train_habits> resolve_habits(const training_params& p) {
     if (o.lora_dropout && (!std::isfinite(*o.lora_dropout) || *o.lora_dropout < 0 || *o.lora_dropout >= 1))
         return make_error(error_code::invalid_params, "LoRA dropout out of range; expected 0 <= p < 1",
                           "--lora-dropout");
+    // An older release's habits where they differ from the row (trainer_releases.cpp); the run's own
+    // overrides win over both.
+    const trainer_release* rel = find_release(row->name, p.trainer_release);
     train_habits h;
-    h.row              = row;
-    h.lora_dropout     = o.lora_dropout.value_or(row->lora_dropout);
-    h.loss             = o.loss.value_or(row->loss);
-    h.lengths          = o.lengths.value_or(row->lengths);
-    h.fsdp_mixed_units = o.fsdp_mixed_units.value_or(row->fsdp_mixed_units);
+    h.row          = row;
+    h.release      = rel;
+    h.lora_dropout = o.lora_dropout.value_or(rel && rel->lora_dropout ? *rel->lora_dropout : row->lora_dropout);
+    h.loss         = o.loss.value_or(rel && rel->loss ? *rel->loss : row->loss);
+    h.lengths      = o.lengths.value_or(row->lengths);
+    h.fsdp_mixed_units =
+        o.fsdp_mixed_units.value_or(rel && rel->fsdp_mixed_units ? *rel->fsdp_mixed_units : row->fsdp_mixed_units);
     // PEFT's autocast_adapter_dtype=True upcasts 16-bit adapters to fp32: that is mixed precision for the
     // adapters. --precision bf16 says every trained tensor is bf16 (PEFT with autocast_adapter_dtype=False,
     // torchtune, LitGPT bf16-true), so the trainer's fp32 adapters apply only to the mixed precisions.
@@ -165,6 +170,27 @@ result<train_habits> resolve_habits(const training_params& p) {
         o.optimizer_in_backward.value_or(row->in_backward_single && p.method == train_method::full && p.gpus == 1 &&
                                          p.grad_accum == 1 && p.optimizer == optimizer_kind::adamw_8bit);
     return h;
+}
+
+std::string trainer_note(const training_params& p, const train_habits& h) {
+    const trainer_profile& row = *h.row;
+    std::string s              = "trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name);
+    if (!p.trainer_release.empty()) s += "@" + p.trainer_release;
+    s += ")";
+    if (!p.trainer_asked.empty()) {
+        trainer_choice c;
+        if (!read_trainer(p.trainer_asked, c) && c.match == trainer_match::unknown)
+            return "trainer: llmplan has no row for '" + p.trainer_asked + "'; answered as " + std::string(row.what) +
+                   " (--trainer " + std::string(row.name) +
+                   "), the most common stack; --loss, --lora-dropout, --batch-lengths and --fsdp-units describe "
+                   "another";
+        s += ", for '" + p.trainer_asked + "'";
+    }
+    if (h.release != nullptr)
+        s += "; " + std::string(h.release->what);
+    else if (!p.trainer_release.empty())
+        s += "; release " + p.trainer_release + " has the current habits";
+    return s;
 }
 
 } // namespace llmplan::detail

@@ -1,0 +1,159 @@
+// --trainer NAME@RELEASE and the other names of a trainer (src/estimate/trainer_releases.cpp): which row and
+// release a value names, that an older release's habits are the overrides its code amounts to, and that a
+// name with no row is answered with the default row and said so.
+#include "cli_run.h"
+#include "estimate/training_detail.h"
+#include "llmplan/estimate.h"
+#include "llmplan/trainer.h"
+#include "training_fixture.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace llmplan {
+namespace {
+
+trainer_choice read(std::string_view text) {
+    trainer_choice c;
+    EXPECT_FALSE(read_trainer(text, c)) << text;
+    return c;
+}
+
+TEST(TrainerNames, CaseAliasesAndReleases) {
+    // A row's own name, in any case, '_' as '-'.
+    auto c = read("LitGPT");
+    ASSERT_NE(c.row, nullptr);
+    EXPECT_EQ(c.row->name, "litgpt");
+    EXPECT_EQ(c.match, trainer_match::exact);
+    EXPECT_EQ(read("LLaMA_Factory").row->name, "llama-factory");
+    // Other names people use.
+    EXPECT_EQ(read("transformers").row->name, "hf");
+    EXPECT_EQ(read("transformers").match, trainer_match::alias);
+    EXPECT_EQ(read("swift").row->name, "ms-swift");
+    EXPECT_EQ(read("llamafactory").row->name, "llama-factory");
+    EXPECT_EQ(read("fsdp2").row->name, "fsdp");
+    EXPECT_EQ(read("accelerate").row->name, "fsdp");
+    EXPECT_EQ(read("tune").row->name, "torchtune");
+    // Lit-GPT (2023) is LitGPT before its releases.
+    c = read("lit-gpt");
+    EXPECT_EQ(c.row->name, "litgpt");
+    EXPECT_EQ(c.release, "0");
+    // NAME@RELEASE, a leading v dropped.
+    c = read("litgpt@v0.5.10");
+    EXPECT_EQ(c.row->name, "litgpt");
+    EXPECT_EQ(c.release, "0.5.10");
+    // No row: the default row, marked.
+    c = read("xtuner");
+    EXPECT_EQ(c.row, &trainer_table().front());
+    EXPECT_EQ(c.match, trainer_match::unknown);
+    // Values that are no name are refused, and `out` is left as it was.
+    for (const char* bad : {"", "lit gpt", "litgpt@", "litgpt@abc", "litgpt@1..2", "@0.5", "litgpt@1.2.3.4.5.6.7.8.9",
+                            "litgpt@1234567890", "a/b"}) {
+        trainer_choice keep = read("hf");
+        EXPECT_TRUE(read_trainer(bad, keep)) << bad;
+        EXPECT_EQ(keep.row->name, "hf") << bad;
+    }
+    trainer_choice keep;
+    EXPECT_TRUE(read_trainer(std::string(65, 'a'), keep));
+}
+
+TEST(TrainerReleases, BoundariesReadAtTheTags) {
+    // LitGPT's finetune_lora moved to FSDP2 in 5ac69b06, first released in v0.5.11 (2025-09-09).
+    ASSERT_NE(find_release("litgpt", "0.5.10"), nullptr);
+    EXPECT_TRUE(*find_release("litgpt", "0.5.10")->fsdp_mixed_units);
+    EXPECT_NE(find_release("litgpt", "0.4"), nullptr);
+    EXPECT_NE(find_release("litgpt", "0"), nullptr);
+    EXPECT_EQ(find_release("litgpt", "0.5.11"), nullptr);
+    EXPECT_EQ(find_release("litgpt", "0.6"), nullptr);
+    // torchtune v0.3.0 (2024-09-17) brought the chunked loss and dropout 0: 0.2.x and older have neither.
+    ASSERT_NE(find_release("torchtune", "0.2.1"), nullptr);
+    EXPECT_EQ(*find_release("torchtune", "0.1.0")->loss, loss_impl::full);
+    EXPECT_DOUBLE_EQ(*find_release("torchtune", "0.2")->lora_dropout, 0.05);
+    EXPECT_EQ(find_release("torchtune", "0.3.0"), nullptr);
+    // A release of another trainer, or none, is the row.
+    EXPECT_EQ(find_release("hf", "0.1"), nullptr);
+    EXPECT_EQ(find_release("litgpt", ""), nullptr);
+}
+
+std::int64_t total_of(const training_params& p) {
+    auto e = estimate_training(test::make_llama({}), p);
+    EXPECT_TRUE(e) << e.error().what();
+    return e ? e->devices[0].total_bytes() : 0;
+}
+
+TEST(TrainerReleases, AnOlderReleaseIsTheOverridesItsCodeAmountsTo) {
+    // LitGPT LoRA on 4 GPUs accumulating 8 micro-steps: 0.5.10 is the current row with FSDP1 mixed units
+    // (training_fsdp_test.cpp sizes that gradient by hand), and the run's own option still wins.
+    training_params p;
+    p.method                         = train_method::lora;
+    p.precision                      = train_precision::bf16;
+    p.seq                            = 16;
+    p.gpus                           = 4;
+    p.zero_stage                     = 3;
+    p.grad_accum                     = 8;
+    p.trainer                        = "litgpt";
+    const auto current               = total_of(p);
+    auto mixed                       = p;
+    mixed.overrides.fsdp_mixed_units = true;
+    auto old                         = p;
+    old.trainer_release              = "0.5.10";
+    EXPECT_GT(total_of(mixed), current);
+    EXPECT_EQ(total_of(old), total_of(mixed));
+    old.overrides.fsdp_mixed_units = false;
+    EXPECT_EQ(total_of(old), current);
+
+    // torchtune 0.2.1 on one GPU: the current row with the full fp32 loss and dropout 0.05.
+    training_params t;
+    t.method                     = train_method::lora;
+    t.precision                  = train_precision::bf16;
+    t.seq                        = 16;
+    t.trainer                    = "torchtune";
+    auto asked                   = t;
+    asked.overrides.loss         = loss_impl::full;
+    asked.overrides.lora_dropout = 0.05;
+    auto tt021                   = t;
+    tt021.trainer_release        = "0.2.1";
+    EXPECT_NE(total_of(t), total_of(asked));
+    EXPECT_EQ(total_of(tt021), total_of(asked));
+    auto tt030            = t;
+    tt030.trainer_release = "0.3.0";
+    EXPECT_EQ(total_of(tt030), total_of(t));
+}
+
+TEST(TrainerReleases, CliSaysWhatItAnsweredWith) {
+    const std::string base = "estimate Qwen/Qwen2.5-0.5B --task train --json --trainer ";
+    auto notes             = [](const std::string& out) {
+        std::string all;
+        const auto j = nlohmann::json::parse(out);
+        for (const auto& a : j["assumptions"])
+            all += a.get<std::string>() + "\n";
+        return all;
+    };
+    // A name with no row: answered with the default row, and said so.
+    auto r = test::run_cli(base + "xtuner");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["name"], "hf");
+    EXPECT_NE(notes(r.out).find("llmplan has no row for 'xtuner'"), std::string::npos) << notes(r.out);
+    // Same figures as the default row.
+    const auto hf = test::run_cli(base + "hf");
+    ASSERT_EQ(hf.status, 0);
+    EXPECT_EQ(nlohmann::json::parse(r.out)["devices"][0]["total_bytes"],
+              nlohmann::json::parse(hf.out)["devices"][0]["total_bytes"]);
+    // An alias names its row; a release says which habits it has.
+    r = test::run_cli(base + "Transformers");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(notes(r.out).find("(--trainer hf), for 'Transformers'"), std::string::npos) << notes(r.out);
+    r = test::run_cli(base + "torchtune@0.2.1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["loss"], "full");
+    EXPECT_NE(notes(r.out).find("torchtune 0.2 and older"), std::string::npos) << notes(r.out);
+    r = test::run_cli(base + "litgpt@0.6");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(notes(r.out).find("release 0.6 has the current habits"), std::string::npos) << notes(r.out);
+    // Refused, exit 2, with what was expected.
+    test::expect_refused(base + "litgpt@latest", "--trainer: \"litgpt@latest\"; expected a release of dotted numbers");
+    test::expect_refused(base + "a/b", "--trainer: \"a/b\"; expected a trainer's name of letters");
+}
+
+} // namespace
+} // namespace llmplan
