@@ -44,7 +44,9 @@ TRAINER = {"qwen1_readme_profiling": "hf", "ms_swift_benchmark": "ms-swift", "to
 
 def plan_speed(llmplan, model, args, trainer, gpu):
     """(tokens/s per GPU, GPUs, ZeRO stage, host-bound) of the plan's candidate on `gpu`, or None."""
-    p = subprocess.run([llmplan, "plan", model] + args + ["--trainer", trainer, "--hardware", gpu, "--json"],
+    # The dev cases name their trainer since issue 23 (`--trainer` in args); older cases did not.
+    extra = [] if "--trainer" in args else ["--trainer", trainer]
+    p = subprocess.run([llmplan, "plan", model] + args + extra + ["--hardware", gpu, "--json"],
                        capture_output=True, text=True)
     if p.returncode:
         return None

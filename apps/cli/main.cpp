@@ -6,6 +6,7 @@
 #include "serve.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <exception>
@@ -19,6 +20,48 @@ using namespace llmplan;
 
 /// Exit status for errors the user can fix (bad input, unreadable model): ../shared/cli-contract.md.
 constexpr int exit_user_error = 2;
+
+/// CLI11's parse errors in a person's words (one line, naming the option or argument): the parser is this
+/// front end's, so its messages are reworded here; every other message is the library's.
+std::string parse_error_words(const CLI::ParseError& e, const CLI::App& app) {
+    const std::string what = e.what();
+    const int code         = e.get_exit_code(); // the kind (a subcommand's errors carry its name, not the kind's)
+    auto starts            = [&](const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; };
+    if (code == static_cast<int>(CLI::ExitCodes::ArgumentMismatch)) {
+        // "--ctx: At Most 1 required but received 2", "--ctx: 1 required TEXT missing"
+        const auto colon      = what.find(':');
+        const std::string opt = colon == std::string::npos ? std::string() : what.substr(0, colon);
+        if (what.find("At Most") != std::string::npos) return opt + ": given more than once; expected it once";
+        if (what.find("missing") != std::string::npos) return opt + ": expected a value after it";
+        return what;
+    }
+    if (code == static_cast<int>(CLI::ExitCodes::ExtrasError)) {
+        // "The following argument was not expected: --foo" (or "arguments were ...: a b")
+        const auto colon         = what.find(": ");
+        const std::string extras = colon == std::string::npos ? what : what.substr(colon + 2);
+        // Of several, an unknown option is the likelier cause of the others (its value left over).
+        std::string first, option;
+        for (std::size_t at = 0; at < extras.size();) {
+            const auto end         = std::min(extras.find(' ', at), extras.size());
+            const std::string word = extras.substr(at, end - at);
+            if (first.empty()) first = word;
+            if (option.empty() && starts(word, "-")) option = word;
+            at = end + 1;
+        }
+        std::string command = "llmplan";
+        for (const auto* sub : app.get_subcommands())
+            if (sub->parsed()) command += " " + sub->get_name();
+        if (!option.empty()) return option + ": not an option here; `" + command + " --help` lists them";
+        return first + ": one argument too many (a value goes after its option, e.g. --ctx 8192)";
+    }
+    if (code == static_cast<int>(CLI::ExitCodes::RequiredError)) {
+        if (starts(what, "A subcommand"))
+            return "expected a command, e.g. estimate or plan; `llmplan --help` lists them";
+        if (starts(what, "MODEL"))
+            return "expected a model: a Hub id (Qwen/Qwen2.5-7B), a catalog name, a folder or a file";
+    }
+    return what;
+}
 
 /// One subcommand's parser: each table option bound to a string (or a list of them).
 struct command_parser {
@@ -176,7 +219,7 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         // One line on stderr naming what was wrong; nothing on stdout (cli-contract.md).
-        std::fprintf(stderr, "llmplan: %s\n", e.what());
+        std::fprintf(stderr, "llmplan: %s\n", parse_error_words(e, app).c_str());
         return exit_user_error;
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "llmplan: %s\n", e.what());

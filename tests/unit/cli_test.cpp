@@ -39,16 +39,22 @@ TEST(cli, estimate_json_parts_add_up) {
 // Each refusal: exit 2, nothing on stdout, one line on stderr naming the option, file or value.
 TEST(cli, bad_input_exits_2_with_one_line_naming_what_was_wrong) {
     const std::pair<const char*, const char*> cases[] = {
-        {"estimate nosuch-model --json",                                            "nosuch-model: not a file"                },
-        {"estimate qwen2.5-7b --ctx 0 --json",                                      "--ctx: 0"                                },
-        {"estimate qwen2.5-7b --weights q9_z --json",                               "--weights: unknown weights type \"q9_z\""},
-        {"estimate qwen2.5-7b --bogus",                                             "--bogus"                                 },
-        {"inspect /nonexistent/config.json --json",                                 "/nonexistent/config.json: not a file"    },
-        {"plan qwen2.5-7b --hardware rtx9999 --json",                               "--hardware: unknown hardware 'rtx9999'"  },
-        {"plan qwen2.5-7b --electricity-price -1 --json",                           "--electricity-price:"                    },
-        {"plan qwen2.5-7b --utilization 0 --json",                                  "--utilization:"                          },
-        {"plan qwen2.5-7b --from nosuch-model --json",                              "--from: nosuch-model: not a file"        },
-        {"estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json", "--pipeline-parallel: 3 GPUs"             },
+        {"estimate nosuch-model --json",                                            "nosuch-model: not a file"                              },
+        {"estimate qwen2.5-7b --ctx 0 --json",                                      "--ctx: 0"                                              },
+        {"estimate qwen2.5-7b --weights q9_z --json",                               "--weights: unknown weights type \"q9_z\""              },
+        {"estimate qwen2.5-7b --bogus",                                             "--bogus: not an option here; `llmplan estimate --help`"},
+ // The parser's own errors, in a person's words (apps/cli/main.cpp parse_error_words).
+        {"estimate qwen2.5-7b --ctx 1 --ctx 2",                                     "--ctx: given more than once"                           },
+        {"estimate qwen2.5-7b --ctx",                                               "--ctx: expected a value after it"                      },
+        {"estimate qwen2.5-7b 8192",                                                "8192: one argument too many"                           },
+        {"estimate",                                                                "expected a model"                                      },
+        {"frobnicate",                                                              "expected a command"                                    },
+        {"inspect /nonexistent/config.json --json",                                 "/nonexistent/config.json: not a file"                  },
+        {"plan qwen2.5-7b --hardware rtx9999 --json",                               "--hardware: unknown hardware 'rtx9999'"                },
+        {"plan qwen2.5-7b --electricity-price -1 --json",                           "--electricity-price:"                                  },
+        {"plan qwen2.5-7b --utilization 0 --json",                                  "--utilization:"                                        },
+        {"plan qwen2.5-7b --from nosuch-model --json",                              "--from: nosuch-model: not a file"                      },
+        {"estimate qwen2.5-7b --engine vllm --gpus 3 --pipeline-parallel 2 --json", "--pipeline-parallel: 3 GPUs"                           },
     };
     for (const auto& [args, names] : cases)
         llmplan::test::expect_refused(args, names);
