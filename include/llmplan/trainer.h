@@ -103,6 +103,9 @@ struct trainer_release {
     std::optional<loss_impl> loss;
     std::optional<double> lora_dropout;
     std::optional<bool> fsdp_mixed_units;
+    /// The loop keeps the last step's graph into the next forward, and bitsandbytes keeps each 4-bit
+    /// linear's input on it (no option says it: a release's habit only).
+    bool keeps_last_graph = false;
 };
 
 /// The habits of `release` of `trainer` where they differ from the row, or nullptr (the current

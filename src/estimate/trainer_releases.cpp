@@ -28,7 +28,7 @@ struct trainer_alias {
 //  - accelerate: a transformers model in a loop that accelerate runs (its `accumulate()` skips the sync
 //    the same way); with --zero its FSDP plugin (the fsdp row).
 //  - lit-gpt: LitGPT's name in 2023, before its first releases (Lightning-AI/lit-gpt, renamed LitGPT in
-//    2024): its releases' habits up to 0.5.10 (below), so it implies the release "0".
+//    2024): the first litgpt row below (FSDP1 units, the longest sample first), the release "0.0".
 // clang-format off
 constexpr std::array<trainer_alias, 11> trainer_aliases{{
     {"transformers", "hf",            ""},
@@ -41,28 +41,50 @@ constexpr std::array<trainer_alias, 11> trainer_aliases{{
     {"fsdp1",        "fsdp",          ""},
     {"fsdp2",        "fsdp",          ""},
     {"accelerate",   "fsdp",          ""},
-    {"lit-gpt",      "litgpt",        "0"},
+    {"lit-gpt",      "litgpt",        "0.0"},
 }};
 // clang-format on
 
 // Older releases, per trainer in ascending order of `through` (the first that holds the release wins).
-//  - LitGPT 0.5.10 and older: finetune_lora shards with Fabric's FSDPStrategy(auto_wrap_policy={Block}),
-//    FSDP1 units holding each Block's adapters with its frozen weights (litgpt/finetune/lora.py up to
-//    5ac69b06, 2025-08-13, which moved it to ModelParallelStrategy and fully_shard: FSDP2, first released in
-//    v0.5.11, 2025-09-09). Lit-GPT of 2023 (lit_gpt/... @ 8641822b) wrapped the same way.
+//  - FSDP units (LitGPT 0.5.10 and older, and Lit-GPT of 2023): finetune_lora shards with Fabric's
+//    FSDPStrategy(auto_wrap_policy={Block}), FSDP1 units holding each Block's adapters with its frozen weights
+//    (litgpt/finetune/lora.py up to 5ac69b06, 2025-08-13, which moved it to ModelParallelStrategy and
+//    fully_shard: FSDP2, first released in v0.5.11, 2025-09-09; finetune/lora.py @ 8641822b, 2023-10-16, the
+//    same).
+//  - The last step's graph (LitGPT 0.1 to 0.5.4): the loop binds `logits = model(input_ids,
+//    lm_head_chunk_size=128)` and `loss = chunked_cross_entropy(...)` as locals of fit() and calls
+//    `fabric.backward(loss / ...)` (litgpt/finetune/lora.py @ v0.3.1 l.280-284, @ v0.5.4 l.321-325); nothing drops
+//    them, so the logit chunks keep the step's autograd graph through the optimizer step and the next forward,
+//    until `logits` is bound again after it. Backward frees what nodes saved with save_for_backward, not what a
+//    Python autograd function put on its context: bitsandbytes 0.41.0-0.43.1 MatMul4Bit.forward sets
+//    `ctx.tensors = (A, B)` and backward never clears it (bitsandbytes/autograd/_functions.py @ 0.42.0, 4870580f,
+//    l.522-525), so every 4-bit linear's input of the last step is still held while the next forward builds its
+//    own. LitGPT pinned bitsandbytes==0.42.0 (pyproject.toml @ v0.3.1 ... v0.5.4, 2024-12-23) until d2ed13c3
+//    (2024-12-28, first in v0.5.5) moved to 0.44, whose MatMul4Bit keeps `(None, B)` (from 0.43.2). Lit-GPT of
+//    2023 had the same loop but ran the longest sample first (`get_batch(fabric, train_data, longest_seq_ix if
+//    iter_num == 0 else None)`, finetune/lora.py @ 8641822b l.212), so its peak step had no earlier graph; LitGPT
+//    computes longest_seq_ix only to size the model. Measured: LitGPT's config-hub QLoRA runs (bench/
+//    accuracy_train.md, seventh pass: -12% to -2% without it, 0% to +5% with it).
 //  - torchtune 0.2 and older: the LoRA configs' loss is torch.nn.CrossEntropyLoss over the whole logits,
 //    which TransformerDecoder returns in fp32 (`self.output(h).float()`, torchtune/modules/transformer.py @
 //    v0.1.0), and the LoRA model builders default lora_dropout to 0.05 (torchtune/models/llama2/
 //    _model_builders.py @ v0.2.1, 2024-07-25). v0.3.0 (2024-09-17) brought CEWithChunkedOutputLoss to the
 //    configs (4fba6cd4) and lora_dropout 0.0 (d7fae967): the row.
 // clang-format off
-constexpr std::array<trainer_release, 2> trainer_release_rows{{
+constexpr std::array<trainer_release, 4> trainer_release_rows{{
+    {"litgpt", "0.0",
+     "Lit-GPT of 2023 shards LoRA runs with FSDP1 units holding each block's adapters with its frozen weights",
+     std::nullopt, std::nullopt, true, false},
+    {"litgpt", "0.5.4",
+     "LitGPT 0.5.4 and older shard LoRA runs with FSDP1 units holding each block's adapters with its frozen weights, "
+     "and run bitsandbytes 0.42",
+     std::nullopt, std::nullopt, true, true},
     {"litgpt", "0.5.10",
      "LitGPT 0.5.10 and older shard LoRA runs with FSDP1 units holding each block's adapters with its frozen weights",
-     std::nullopt, std::nullopt, true},
+     std::nullopt, std::nullopt, true, false},
     {"torchtune", "0.2",
      "torchtune 0.2 and older: cross-entropy over the whole fp32 logits, LoRA dropout 0.05",
-     loss_impl::full, 0.05, std::nullopt},
+     loss_impl::full, 0.05, std::nullopt, false},
 }};
 // clang-format on
 

@@ -537,6 +537,11 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
         note("the trainer's gradient checkpointing is non-reentrant, and bitsandbytes keeps each quantized linear's "
              "input outside its reach: every layer's linear inputs stay until that layer's backward (+" +
              gib_text(static_cast<double>(act.ctx_held_bytes), 2) + ")");
+    if (act.last_step_held_bytes > 0)
+        note("the trainer's loop keeps the last step's outputs into the next forward, and with them the input "
+             "bitsandbytes keeps for each 4-bit linear: the last micro-batch's linear inputs stay until that forward "
+             "ends (+" +
+             gib_text(static_cast<double>(act.last_step_held_bytes), 2) + ")");
     if (act.bias_bytes > 0)
         note("the model's remote code builds its ALiBi position bias as a dense heads x seq x seq matrix, cached "
              "and once more per sequence combined with the padding mask (+" +

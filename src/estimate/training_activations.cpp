@@ -229,6 +229,21 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
             elems += bnb_linear_input_elems(m, l);
         a.ctx_held_bytes = elems * act_b * tokens;
     }
+    // A training loop that keeps the last step's graph (keeps_last_graph: LitGPT 0.1-0.5.4, trainer_releases.cpp)
+    // keeps what bitsandbytes' MatMul4Bit put on each context, `ctx.tensors = (A, B)`, past that step's backward:
+    // the input of every 4-bit linear whose input needed a gradient, the output layer's too where the trainer
+    // quantizes it (quantizes_head; the final norm's output, h a token). They stay while the next forward saves its
+    // own activations and go when `logits` is bound again after it returns, before the loss and backward: they add
+    // to the forward's end, counted here on the step's peak (the loss's chunk gradients, counted in that peak, come
+    // after them: a few MB over). The last micro-batch is taken as long as this one (--seq: the longest the run
+    // pads to). Layer 0's q/k/v input, the frozen embedding's normed output, needs no gradient and is not held:
+    // counted anyway, h a token over. With checkpointing, a reentrant forward builds no graph to keep.
+    if (h.keeps_last_graph && saved_weights.ctx_held_inputs && (!p.grad_checkpointing || h.non_reentrant_checkpoint)) {
+        std::uint64_t elems = h.quantizes_head ? m.n_embd : 0;
+        for (const auto& l : m.layers)
+            elems += bnb_linear_input_elems(m, l);
+        a.last_step_held_bytes = elems * act_b * tokens;
+    }
     // Checkpointing keeps the input of every layer (one h-wide activation per token each): fp32 when
     // the k-bit preparation made the embeddings fp32 (the residual stream stays fp32), none on the GPU
     // but the two in transfer when they are offloaded to host RAM (unsloth).
@@ -312,7 +327,7 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     } else {
         a.peak_bytes = a.per_layer_saved_bytes + std::max(a.logits_peak_bytes, a.backward_work_bytes);
     }
-    a.peak_bytes += a.bias_bytes + a.ctx_held_bytes;
+    a.peak_bytes += a.bias_bytes + a.ctx_held_bytes + a.last_step_held_bytes;
     a.transient_bytes = p.grad_checkpointing
                             ? std::max(a.logits_peak_bytes, a.largest_layer_bytes + a.backward_work_bytes)
                             : std::max(a.logits_peak_bytes, a.backward_work_bytes);

@@ -87,6 +87,11 @@ struct train_habits {
     bool chunk_ce_16bit = false;
     /// Whose q/k/v projection the attention splits its value from (training_activations.cpp, qkv_buffer).
     qkv_source qkv = qkv_source::checkpoint;
+    /// Its training loop keeps the last step's outputs, and with them that step's autograd graph, until the
+    /// next forward returns, and bitsandbytes keeps each 4-bit linear's input on that graph (an older
+    /// release's habit, trainer_releases.cpp: LitGPT 0.1-0.5.4): those inputs are still there during the
+    /// next forward.
+    bool keeps_last_graph = false;
     /// Its gradient checkpointing is PyTorch's non-reentrant kind (saved-tensor hooks; training_habits.cpp): the
     /// forward keeps its autograd graph, so a tensor an autograd function holds as a plain attribute of its
     /// context, not through save_for_backward, outlives the checkpoint (training_activations.cpp, ctx_held).
@@ -110,6 +115,7 @@ struct activation_estimate {
     std::uint64_t logits_peak_bytes     = 0; ///< logits and the loss's copies at their peak
     std::uint64_t bias_bytes            = 0; ///< a dense n_head x seq x seq position bias alive all step
     std::uint64_t ctx_held_bytes        = 0; ///< linear inputs quantized autograd functions hold past checkpointing
+    std::uint64_t last_step_held_bytes  = 0; ///< those inputs of the last micro-batch, held by its kept graph
     std::uint64_t transient_bytes       = 0; ///< the largest block freed and re-made every step (logits or a layer)
     std::uint64_t record_block_bytes    = 0; ///< one fp32 logits tensor, when the model code upcasts before the loss
     std::uint64_t peak_bytes            = 0; ///< what the activations add to the GPU at the step's peak

@@ -133,6 +133,7 @@ result<train_habits> resolve_habits(const training_params& p) {
     h.lengths      = o.lengths.value_or(row->lengths);
     h.fsdp_mixed_units =
         o.fsdp_mixed_units.value_or(rel && rel->fsdp_mixed_units ? *rel->fsdp_mixed_units : row->fsdp_mixed_units);
+    h.keeps_last_graph = rel != nullptr && rel->keeps_last_graph;
     // PEFT's autocast_adapter_dtype=True upcasts 16-bit adapters to fp32: that is mixed precision for the
     // adapters. --precision bf16 says every trained tensor is bf16 (PEFT with autocast_adapter_dtype=False,
     // torchtune, LitGPT bf16-true), so the trainer's fp32 adapters apply only to the mixed precisions.

@@ -37,7 +37,7 @@ TEST(TrainerNames, CaseAliasesAndReleases) {
     // Lit-GPT (2023) is LitGPT before its releases.
     c = read("lit-gpt");
     EXPECT_EQ(c.row->name, "litgpt");
-    EXPECT_EQ(c.release, "0");
+    EXPECT_EQ(c.release, "0.0");
     // NAME@RELEASE, a leading v dropped.
     c = read("litgpt@v0.5.10");
     EXPECT_EQ(c.row->name, "litgpt");
@@ -62,7 +62,7 @@ TEST(TrainerReleases, BoundariesReadAtTheTags) {
     ASSERT_NE(find_release("litgpt", "0.5.10"), nullptr);
     EXPECT_TRUE(*find_release("litgpt", "0.5.10")->fsdp_mixed_units);
     EXPECT_NE(find_release("litgpt", "0.4"), nullptr);
-    EXPECT_NE(find_release("litgpt", "0"), nullptr);
+    EXPECT_NE(find_release("litgpt", "0.0"), nullptr);
     EXPECT_EQ(find_release("litgpt", "0.5.11"), nullptr);
     EXPECT_EQ(find_release("litgpt", "0.6"), nullptr);
     // torchtune v0.3.0 (2024-09-17) brought the chunked loss and dropout 0: 0.2.x and older have neither.
