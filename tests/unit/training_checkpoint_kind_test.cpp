@@ -65,14 +65,7 @@ TEST(CheckpointKind, QwenSevenBDimsAtTwoThousandTokens) {
     // Qwen-7B's dims (config.json: hidden 4096, 32 layers, 32 heads of 128, intermediate_size 22016 halved per
     // w1/w2: 11008): (4096 + 4096 + 4096 + 11008) = 23,296 elements x 2 bytes x 2048 tokens x 32 layers =
     // 3,053,453,312 bytes (2.84 GiB), which ms_swift_benchmark.json's NF4 row (23.85 GiB) lacked.
-    test::llama_dims d;
-    d.n_layer          = 32;
-    d.n_embd           = 4096;
-    d.n_head           = 32;
-    d.n_head_kv        = 32;
-    d.n_ff             = 11008;
-    d.n_vocab          = 151936;
-    const model_desc m = test::make_llama(d);
+    const model_desc m = test::make_llama(test::seven_b_dims(151936));
     auto lora          = detail::plan_lora(m, 8, {"q", "k", "v"});
     ASSERT_TRUE(lora);
     const auto p = qlora_params("ms-swift", 2048);

@@ -19,6 +19,19 @@ struct llama_dims {
     bool fused_qkv          = false; ///< one attn_qkv tensor with a bias (Qwen-1's c_attn)
 };
 
+/// A 7B llama's shapes (Llama-2-7B's and Qwen-7B's config.json: hidden 4096, 32 layers, 32 heads of 128,
+/// FFN 11008 (Qwen-1's intermediate_size 22016 halved per w1/w2), multi-head attention), with `vocab` tokens.
+inline llama_dims seven_b_dims(std::uint64_t vocab) {
+    llama_dims d;
+    d.n_layer   = 32;
+    d.n_embd    = 4096;
+    d.n_head    = 32;
+    d.n_head_kv = 32;
+    d.n_ff      = 11008;
+    d.n_vocab   = vocab;
+    return d;
+}
+
 /// The description of a llama-like model with these dims; its tensors come from the library's
 /// generator (src/model/arch/tensors.cpp), the same one config.json models go through.
 inline model_desc make_llama(const llama_dims& d, std::string arch = "llama") {

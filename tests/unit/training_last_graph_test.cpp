@@ -89,14 +89,7 @@ TEST(LastStepGraph, LlamaTwoSevenBAtTheConfigHubsQLoRA) {
     // 4096 x 3 + 11008 = 23,296 elements, x 32 = 745,472, + 4096 (the output layer's input) = 749,568 x 2 bytes
     // x 1024 tokens = 1,535,115,264 bytes. litgpt_config_hub_finetune.json #13 (LitGPT of 2024-04) measured
     // 13.68 GB, which the estimate without it (12.52 GB) missed by 1.16 GB.
-    test::llama_dims d;
-    d.n_layer          = 32;
-    d.n_embd           = 4096;
-    d.n_head           = 32;
-    d.n_head_kv        = 32;
-    d.n_ff             = 11008;
-    d.n_vocab          = 32000;
-    const model_desc m = test::make_llama(d);
+    const model_desc m = test::make_llama(test::seven_b_dims(32000));
     auto lora          = detail::plan_lora(m, 32, {"q", "v"});
     ASSERT_TRUE(lora);
     const auto p = litgpt_qlora(512, 2);
