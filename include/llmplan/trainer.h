@@ -77,9 +77,8 @@ struct trainer_profile {
 
 /// How a --trainer value named its row.
 enum class trainer_match : std::uint8_t {
-    exact,   ///< the row's own name
-    alias,   ///< another name people use for it ("transformers", "swift", "lit-gpt", "fsdp2", ...)
-    unknown, ///< no row: answered with the default row (transformers Trainer + PEFT), and said so
+    exact, ///< the row's own name
+    alias, ///< another name people use for it ("transformers", "swift", "lit-gpt", "fsdp2", ...)
 };
 
 /// A --trainer value read: NAME or NAME@RELEASE, case-insensitive, '_' read as '-'.
@@ -89,9 +88,10 @@ struct trainer_choice {
     trainer_match match = trainer_match::exact;
 };
 
-/// Reads a --trainer value into `out`; on a value that is no name (empty, over 64 characters,
-/// characters other than letters, digits, '.', '_', '-', or a release that is not dotted numbers),
-/// returns what was expected and leaves `out` as it was.
+/// Reads a --trainer value into `out`; on a value that names no row (empty, over 64 characters,
+/// characters other than letters, digits, '.', '_', '-', a release that is not dotted numbers, or a
+/// name that is neither a row's nor another name for one), returns what was expected and leaves `out`
+/// as it was.
 std::optional<std::string> read_trainer(std::string_view text, trainer_choice& out);
 
 /// Habits of a trainer's older releases where they differ from its row (the row describes the

@@ -158,9 +158,14 @@ std::optional<std::string> read_trainer(std::string_view text, trainer_choice& o
                 c.match = trainer_match::alias;
                 if (c.release.empty()) c.release = std::string(a.release);
             }
+        // A name that is neither: the contract's bad value (exit 2), with the names that are.
         if (c.row == nullptr) {
-            c.row   = &trainer_table().front();
-            c.match = trainer_match::unknown;
+            std::string other;
+            for (const auto& a : trainer_aliases)
+                other += (other.empty() ? "" : " ") + std::string(a.name);
+            return "one of: " + trainer_names() + " (or another name for one: " + other +
+                   "), optionally NAME@RELEASE; a stack with no row: the closest row with --loss, --lora-dropout, "
+                   "--batch-lengths or --fsdp-units";
         }
     }
     out = c;

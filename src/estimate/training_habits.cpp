@@ -178,15 +178,7 @@ std::string trainer_note(const training_params& p, const train_habits& h) {
     std::string s              = "trainer: " + std::string(row.what) + " (--trainer " + std::string(row.name);
     if (!p.trainer_release.empty()) s += "@" + p.trainer_release;
     s += ")";
-    if (!p.trainer_asked.empty()) {
-        trainer_choice c;
-        if (!read_trainer(p.trainer_asked, c) && c.match == trainer_match::unknown)
-            return "trainer: llmplan has no row for '" + p.trainer_asked + "'; answered as " + std::string(row.what) +
-                   " (--trainer " + std::string(row.name) +
-                   "), the most common stack; --loss, --lora-dropout, --batch-lengths and --fsdp-units describe "
-                   "another";
-        s += ", for '" + p.trainer_asked + "'";
-    }
+    if (!p.trainer_asked.empty()) s += ", for '" + p.trainer_asked + "'";
     if (h.release != nullptr)
         s += "; " + std::string(h.release->what);
     else if (!p.trainer_release.empty())

@@ -42,13 +42,9 @@ TEST(TrainerNames, CaseAliasesAndReleases) {
     c = read("litgpt@v0.5.10");
     EXPECT_EQ(c.row->name, "litgpt");
     EXPECT_EQ(c.release, "0.5.10");
-    // No row: the default row, marked.
-    c = read("xtuner");
-    EXPECT_EQ(c.row, &trainer_table().front());
-    EXPECT_EQ(c.match, trainer_match::unknown);
-    // Values that are no name are refused, and `out` is left as it was.
-    for (const char* bad : {"", "lit gpt", "litgpt@", "litgpt@abc", "litgpt@1..2", "@0.5", "litgpt@1.2.3.4.5.6.7.8.9",
-                            "litgpt@1234567890", "a/b"}) {
+    // Values that name no row are refused, and `out` is left as it was.
+    for (const char* bad : {"", "xtuner", "nope@1.0", "lit gpt", "litgpt@", "litgpt@abc", "litgpt@1..2", "@0.5",
+                            "litgpt@1.2.3.4.5.6.7.8.9", "litgpt@1234567890", "a/b"}) {
         trainer_choice keep = read("hf");
         EXPECT_TRUE(read_trainer(bad, keep)) << bad;
         EXPECT_EQ(keep.row->name, "hf") << bad;
@@ -129,16 +125,10 @@ TEST(TrainerReleases, CliSaysWhatItAnsweredWith) {
             all += a.get<std::string>() + "\n";
         return all;
     };
-    // A name with no row: answered with the default row, and said so.
+    // A name with no row is the contract's bad value: exit 2, with the names that are.
+    test::expect_refused(base + "xtuner", "--trainer: \"xtuner\"; expected one of: hf trl");
     auto r = test::run_cli(base + "xtuner");
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["name"], "hf");
-    EXPECT_NE(notes(r.out).find("llmplan has no row for 'xtuner'"), std::string::npos) << notes(r.out);
-    // Same figures as the default row.
-    const auto hf = test::run_cli(base + "hf");
-    ASSERT_EQ(hf.status, 0);
-    EXPECT_EQ(nlohmann::json::parse(r.out)["devices"][0]["total_bytes"],
-              nlohmann::json::parse(hf.out)["devices"][0]["total_bytes"]);
+    EXPECT_NE(r.err.find("fsdp2"), std::string::npos) << r.err;
     // An alias names its row; a release says which habits it has.
     r = test::run_cli(base + "Transformers");
     ASSERT_EQ(r.status, 0) << r.err;

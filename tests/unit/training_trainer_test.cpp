@@ -286,9 +286,7 @@ TEST(TrainingCli, TrainerBandAndFitInJson) {
         test::run_cli("estimate Qwen/Qwen2.5-0.5B --task train --method full --gpus 2 --json").out);
     EXPECT_LT(few["band"]["cases"].get<int>(), 10);
     EXPECT_EQ(few["band"]["text"].get<std::string>().find("middle"), std::string::npos);
-    // A trainer with no row is answered with the default row and said so (trainer_release_test.cpp); a value
-    // that is no name is refused.
-    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --trainer 'no pe' --json", "--trainer: \"no pe\"");
+    test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --trainer nope --json", "--trainer: \"nope\"");
     test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --loss half --json", "--loss: \"half\"");
     test::expect_refused("estimate Qwen/Qwen2.5-0.5B --task train --lora-dropout x --json", "--lora-dropout: \"x\"");
 }
