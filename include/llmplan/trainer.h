@@ -12,11 +12,13 @@ namespace llmplan {
 
 /// How the loss over the vocabulary is computed.
 enum class loss_impl : std::uint8_t {
-    full,       ///< the whole [tokens, vocab] logits, upcast to fp32 for cross-entropy (transformers)
-    chunked,    ///< the output projection and cross-entropy a chunk of tokens at a time (torchtune, LitGPT)
-    fused,      ///< a fused kernel over 16-bit logits, gradient written in place (unsloth before 2024.12)
-    linear,     ///< output projection and loss in one kernel, logits never whole (Cut Cross-Entropy: unsloth)
-    full_shift, ///< full, with the fp32 shifted copy of transformers 4.46.0 until PR #35646 (ForCausalLMLoss)
+    full,         ///< the whole [tokens, vocab] logits, upcast to fp32 for cross-entropy (transformers)
+    chunked,      ///< the output projection and cross-entropy a chunk of tokens at a time (torchtune, LitGPT)
+    fused,        ///< a fused kernel over 16-bit logits, gradient written in place (unsloth before 2024.12)
+    linear,       ///< output projection and loss in one kernel, logits never whole (Cut Cross-Entropy: unsloth)
+    full_shift,   ///< full, with the fp32 shifted copy of transformers 4.46.0 until PR #35646 (ForCausalLMLoss)
+    head_chunked, ///< the output projection and cross-entropy per checkpointed chunk of 256 labelled tokens (TRL's
+                  ///< chunked_nll)
 };
 
 /// How torch.optim.AdamW's step allocates.

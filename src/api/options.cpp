@@ -82,7 +82,7 @@ constexpr std::array rows = {
     option_spec{id::offload_optimizer, "offload-optimizer", k::choice, "on off", "off", "optimizer state in CPU RAM (ZeRO-Offload)", E | P, 0, t::train},
     option_spec{id::trainer, "trainer", k::text, "hf trl axolotl llama-factory ms-swift unsloth torchtune litgpt deepspeed fsdp", "hf", "the training framework, whose habits (padding, loss, dropout) the estimate follows; NAME@RELEASE for an older release (litgpt@0.5.10, torchtune@0.2.1)", E | P, 0, t::train},
     option_spec{id::lora_dropout, "lora-dropout", k::number, "", "the trainer's", "LoRA dropout p, 0 <= p < 1", E | P, 0, t::train},
-    option_spec{id::loss, "loss", k::choice, "full chunked fused linear full-shift", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
+    option_spec{id::loss, "loss", k::choice, "full chunked fused linear full-shift head-chunked", "the trainer's", "cross-entropy implementation", E | P, 0, t::train},
     option_spec{id::optimizer_in_backward, "optimizer-in-backward", k::choice, "on off", "the trainer's", "optimizer step fused into the backward pass", E | P, 0, t::train},
     option_spec{id::batch_lengths, "batch-lengths", k::choice, "variable fixed", "the trainer's", "variable (dynamic padding) or fixed (packed or padded)", E | P, 0, t::train},
     option_spec{id::fsdp_units, "fsdp-units", k::choice, "mixed separate", "the trainer's", "FSDP1 units holding LoRA adapters with frozen weights (mixed: the gradient covers the whole unit) or apart", E | P, 0, t::train},

@@ -65,13 +65,15 @@ constexpr std::array<trainer_alias, 11> trainer_aliases{{
 //    iter_num == 0 else None)`, finetune/lora.py @ 8641822b l.212), so its peak step had no earlier graph; LitGPT
 //    computes longest_seq_ix only to size the model. Measured: LitGPT's config-hub QLoRA runs (bench/
 //    accuracy_train.md, seventh pass: -12% to -2% without it, 0% to +5% with it).
+//  - TRL 1.6 and older: SFTTrainer takes the model's own loss over the whole logits (loss_type "nll", the
+//    default until b58947c7e, first released in v1.7.0, 2026-06-25; trl/trainer/sft_config.py).
 //  - torchtune 0.2 and older: the LoRA configs' loss is torch.nn.CrossEntropyLoss over the whole logits,
 //    which TransformerDecoder returns in fp32 (`self.output(h).float()`, torchtune/modules/transformer.py @
 //    v0.1.0), and the LoRA model builders default lora_dropout to 0.05 (torchtune/models/llama2/
 //    _model_builders.py @ v0.2.1, 2024-07-25). v0.3.0 (2024-09-17) brought CEWithChunkedOutputLoss to the
 //    configs (4fba6cd4) and lora_dropout 0.0 (d7fae967): the row.
 // clang-format off
-constexpr std::array<trainer_release, 4> trainer_release_rows{{
+constexpr std::array<trainer_release, 5> trainer_release_rows{{
     {"litgpt", "0.0",
      "Lit-GPT of 2023 shards LoRA runs with FSDP1 units holding each block's adapters with its frozen weights",
      std::nullopt, std::nullopt, true, false},
@@ -82,6 +84,9 @@ constexpr std::array<trainer_release, 4> trainer_release_rows{{
     {"litgpt", "0.5.10",
      "LitGPT 0.5.10 and older shard LoRA runs with FSDP1 units holding each block's adapters with its frozen weights",
      std::nullopt, std::nullopt, true, false},
+    {"trl", "1.6",
+     "TRL 1.6 and older: the model's cross-entropy over the whole fp32 logits",
+     loss_impl::full, std::nullopt, std::nullopt, false},
     {"torchtune", "0.2",
      "torchtune 0.2 and older: cross-entropy over the whole fp32 logits, LoRA dropout 0.05",
      loss_impl::full, 0.05, std::nullopt, false},

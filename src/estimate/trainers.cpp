@@ -7,7 +7,15 @@
 //    AQLM, EETQ, HQQ, torchao); LoraConfig(autocast_adapter_dtype=True) keeps adapters in fp32;
 //    the causal-LM loss upcasts the whole logits to fp32 (ForCausalLMLoss); the collator pads each
 //    batch to its longest sample. Recipes set lora_dropout 0.05-0.1 (TRL, axolotl examples).
-//  - trl, axolotl: subclass or drive transformers' Trainer with PEFT: the same habits.
+//  - trl: SFTTrainer subclasses transformers' Trainer with PEFT: the same habits but the loss. From v1.7.0
+//    (2026-06-25, b58947c7e) SFTConfig's loss_type defaults to "chunked_nll": lm_head and the cross-entropy
+//    per checkpointed chunk of 256 labelled tokens, the logits never whole (trl/trainer/sft_trainer.py @
+//    f2cd57710, 2026-07-24, read at v1.9.0's era): --loss head-chunked; `trl@1.6` and older take the model's
+//    loss (trainer_releases.cpp). Its gradient checkpointing has been non-reentrant since v0.28.0 (2026-02-10,
+//    f11b4c3fd) as transformers' own since PR #43203 (5.0): with bitsandbytes 0.43.2 and later, which keeps
+//    no input of a 4-bit linear (`ctx.tensors = (None, B)`, bitsandbytes/autograd/_functions.py @ 95f9af30,
+//    0.50), that changes no memory, so it is not a column here.
+//  - axolotl: drives transformers' Trainer with PEFT: the hf habits.
 //  - llama-factory: Trainer + PEFT but its own model preparation (no fp32 upcast unless
 //    upcast_layernorm/upcast_lmhead_output are set) and lora_dropout 0 by default (FinetuningArguments).
 //  - ms-swift: Trainer + its own LoRA tuner, no k-bit upcast (swift/llm/sft.py, 1.x), lora_dropout 0.05.
@@ -75,7 +83,7 @@ using enum launcher;
 constexpr std::array<trainer_profile, 10> trainer_rows{{
 //   name             what                                                       step           in_bwd kbit_up loss     fused  dropout fp32_ad offl_ck own_lora lengths   ds     root   host_s mixed no_sync launch
     {"hf",            "transformers Trainer + PEFT",                              foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
-    {"trl",           "TRL (transformers Trainer + PEFT)",                        foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
+    {"trl",           "TRL (transformers Trainer + PEFT, chunked lm_head loss)",  foreach_temps, false, true,  head_chunked, false, 0.05, true, false, false,   variable, true,  true, 5e-3, false, true, deepspeed},
     {"axolotl",       "axolotl (transformers Trainer + PEFT)",                    foreach_temps, false, true,  full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
     {"llama-factory", "LLaMA-Factory (transformers Trainer + PEFT, no upcast)",   foreach_temps, false, false, full,    false, 0.0,    true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},
     {"ms-swift",      "ms-swift (transformers Trainer, swift LoRA tuner)",        foreach_temps, false, false, full,    false, 0.05,   true,   false,  false,    variable, true,  true, 5e-3, false, true, deepspeed},

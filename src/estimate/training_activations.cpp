@@ -298,6 +298,18 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // written into the logits in place.
         a.logits_peak_bytes = logit_elems * act_b + tokens * 4;
         break;
+    case loss_impl::head_chunked: {
+        // TRL's chunked_nll (trl/trainer/sft_trainer.py _chunked_cross_entropy_loss @ f2cd57710, 2026-07-24; the SFT
+        // default from v1.7.0, 2026-06-25): the final hidden states of the labelled tokens are gathered to the front
+        // (`hidden[order]`, a copy, kept for backward: h a token) and each chunk of 256 runs lm_head and the
+        // cross-entropy under a non-reentrant checkpoint, so one chunk's logits and the loss's fp32 copies (12 bytes
+        // a logit, as `full`) are alive at a time, in forward and again in its recomputed backward. The whole
+        // logits never exist. Counted for every token of the micro-batch (the labelled share is not an option).
+        constexpr std::uint64_t trl_chunk_tokens = 256; // _CHUNKED_LM_HEAD_CHUNK_SIZE
+        a.logits_peak_bytes =
+            std::min<std::uint64_t>(trl_chunk_tokens, tokens) * m.n_vocab * 12 + tokens * m.n_embd * act_b;
+        break;
+    }
     case loss_impl::linear:
         // Cut Cross-Entropy (unsloth_zoo loss_utils fused_linear_cross_entropy, on by default:
         // UNSLOTH_ENABLE_CCE=1): the output projection and the loss run block by block in one kernel,

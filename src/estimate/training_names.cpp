@@ -26,11 +26,12 @@ constexpr detail::enum_name_row<train_precision> precision_names[] = {
 };
 
 constexpr detail::enum_name_row<loss_impl> loss_names[] = {
-    {loss_impl::full,       "full"      },
-    {loss_impl::chunked,    "chunked"   },
-    {loss_impl::fused,      "fused"     },
-    {loss_impl::linear,     "linear"    },
-    {loss_impl::full_shift, "full-shift"},
+    {loss_impl::full,         "full"        },
+    {loss_impl::chunked,      "chunked"     },
+    {loss_impl::fused,        "fused"       },
+    {loss_impl::linear,       "linear"      },
+    {loss_impl::full_shift,   "full-shift"  },
+    {loss_impl::head_chunked, "head-chunked"},
 };
 constexpr detail::enum_name_row<batch_lengths> lengths_names[] = {
     {batch_lengths::variable, "variable"},

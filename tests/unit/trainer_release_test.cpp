@@ -116,6 +116,39 @@ TEST(TrainerReleases, AnOlderReleaseIsTheOverridesItsCodeAmountsTo) {
     EXPECT_EQ(total_of(tt030), total_of(t));
 }
 
+TEST(TrainerReleases, TrlChunksTheOutputLayerFromOneSeven) {
+    // TRL's SFT default loss since v1.7.0 (2026-06-25): lm_head and the cross-entropy per checkpointed chunk of
+    // 256 labelled tokens, plus the gathered final hidden states (h a token). By hand on the tiny llama (vocab 100,
+    // h 64, bf16) at 16 tokens: one chunk holds them all, 16 x 100 x 12 = 19,200 bytes, + 16 x 64 x 2 = 2,048.
+    training_params p;
+    p.method    = train_method::lora;
+    p.precision = train_precision::bf16;
+    p.seq       = 16;
+    p.trainer   = "trl";
+    auto h      = detail::resolve_habits(p);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->loss, loss_impl::head_chunked);
+    const model_desc tiny = test::make_llama({});
+    auto lora             = detail::plan_lora(tiny, 8, {"q", "v"});
+    ASSERT_TRUE(lora);
+    EXPECT_EQ(detail::estimate_activations(tiny, p, *h, &*lora, false, {}).logits_peak_bytes, 21'248u);
+    // Qwen-1 7B's shapes at 2048 tokens (vocab 151,936): 256 x 151,936 x 12 = 466,747,392 + 2048 x 4096 x 2 =
+    // 16,777,216: 483,524,608 bytes, where the whole fp32 loss (TRL 1.6 and older) holds 2048 x 151,936 x 12 =
+    // 3,733,979,136.
+    const model_desc qwen = test::make_llama(test::seven_b_dims(151936));
+    auto qlora            = detail::plan_lora(qwen, 8, {"q", "v"});
+    ASSERT_TRUE(qlora);
+    p.seq = 2048;
+    EXPECT_EQ(detail::estimate_activations(qwen, p, *h, &*qlora, false, {}).logits_peak_bytes, 483'524'608u);
+    p.trainer_release = "1.6";
+    auto old          = detail::resolve_habits(p);
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->loss, loss_impl::full);
+    EXPECT_EQ(detail::estimate_activations(qwen, p, *old, &*qlora, false, {}).logits_peak_bytes, 3'733'979'136u);
+    p.trainer_release = "1.7.0";
+    EXPECT_EQ(detail::resolve_habits(p)->loss, loss_impl::head_chunked);
+}
+
 TEST(TrainerReleases, CliSaysWhatItAnsweredWith) {
     const std::string base = "estimate Qwen/Qwen2.5-0.5B --task train --json --trainer ";
     auto notes             = [](const std::string& out) {
