@@ -101,6 +101,7 @@ struct trainer_assumed {
     batch_lengths lengths      = batch_lengths::variable;
     bool fsdp_mixed_units      = false; ///< FSDP1 units mixing adapters and frozen weights (a base-sized gradient)
     bool no_sync_accumulation  = false; ///< accumulation micro-steps skip the gradient sync (unsharded gradients)
+    std::string release;                ///< --trainer NAME@RELEASE: the release whose habits were taken ("": current)
 };
 
 /// How measured runs of the same kind fell around llmplan's estimate (measured / estimate - 1),

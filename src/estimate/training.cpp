@@ -498,9 +498,12 @@ result<training_estimate> estimate_training(const model_desc& m, const training_
     if (row.launch == launcher::deepspeed) est.launch_config_json = detail::deepspeed_config_json(p, m.n_embd);
 
     // ---- what was assumed
-    est.trainer = {std::string(row.name), std::string(row.what),   h.lora_dropout,   h.loss,
-                   h.in_backward,         foreach_temps,           upcast_bytes > 0, h.lengths,
-                   h.fsdp_mixed_units,    row.no_sync_accumulation};
+    est.trainer = {std::string(row.name), std::string(row.what),
+                   h.lora_dropout,        h.loss,
+                   h.in_backward,         foreach_temps,
+                   upcast_bytes > 0,      h.lengths,
+                   h.fsdp_mixed_units,    row.no_sync_accumulation,
+                   p.trainer_release};
     est.band    = training_band(p);
     if (est.band) {
         std::int64_t peak = 0;

@@ -140,6 +140,7 @@ nlohmann::json training_to_json(const model_desc& m, const training_params& p, c
     trainer["loss"]          = std::string(to_string(e.trainer.loss));
     trainer["batch_lengths"] = std::string(to_string(e.trainer.lengths));
     trainer["fsdp_units"]    = e.trainer.fsdp_mixed_units ? "mixed" : "separate";
+    trainer["release"]       = e.trainer.release; // "" for the current release
     nlohmann::json band      = nullptr;
     if (e.band) band = band_to_json(*e.band);
     return {

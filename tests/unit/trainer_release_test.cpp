@@ -169,6 +169,8 @@ TEST(TrainerReleases, CliSaysWhatItAnsweredWith) {
     r = test::run_cli(base + "torchtune@0.2.1");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["loss"], "full");
+    EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["release"], "0.2.1");
+    EXPECT_EQ(nlohmann::json::parse(r.out)["trainer"]["name"], "torchtune");
     EXPECT_NE(notes(r.out).find("torchtune 0.2 and older"), std::string::npos) << notes(r.out);
     r = test::run_cli(base + "litgpt@0.6");
     ASSERT_EQ(r.status, 0) << r.err;
