@@ -1,10 +1,13 @@
 // Model descriptions for the training tests: a llama-like decoder of chosen dims.
 #pragma once
 
+#include "llmplan/estimate.h"
 #include "llmplan/model_desc.h"
 #include "model/arch_tensors.h"
 
+#include <gtest/gtest.h>
 #include <string>
+#include <string_view>
 
 namespace llmplan::test {
 
@@ -54,6 +57,23 @@ inline model_desc make_llama(const llama_dims& d, std::string arch = "llama") {
     m.layers.assign(d.n_layer, l);
     generate_tensors(m);
     return m;
+}
+
+/// End to end on the tiny llama: the QLoRA run `p` (NF4 base) notes `phrase` among its assumptions, and its bf16
+/// LoRA twin does not (a mechanism of bitsandbytes' 4-bit path only).
+inline void expect_noted_for_4bit_only(training_params p, std::string_view phrase) {
+    const model_desc m = make_llama({});
+    const auto nf4     = estimate_training(m, p);
+    ASSERT_TRUE(nf4);
+    p.method        = train_method::lora;
+    const auto bf16 = estimate_training(m, p);
+    ASSERT_TRUE(bf16);
+    bool noted = false;
+    for (const auto& s : nf4->assumptions)
+        noted = noted || s.find(phrase) != std::string::npos;
+    EXPECT_TRUE(noted) << phrase;
+    for (const auto& s : bf16->assumptions)
+        EXPECT_EQ(s.find(phrase), std::string::npos) << s;
 }
 
 } // namespace llmplan::test
