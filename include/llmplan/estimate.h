@@ -89,6 +89,14 @@ struct training_params {
     std::uint64_t device_memory_bytes = 0;
 };
 
+/// `p` run by another trainer (a row's name), at that trainer's current release.
+inline training_params with_trainer(training_params p, std::string_view name) {
+    p.trainer = std::string(name);
+    p.trainer_release.clear();
+    p.trainer_asked.clear();
+    return p;
+}
+
 /// The trainer habits an estimate assumed, after --trainer and the overrides.
 struct trainer_assumed {
     std::string name;

@@ -112,9 +112,7 @@ std::optional<training_params> cheapest_fit(const model_desc& m, const training_
         if (fits(m, v.q, budget)) return v.q;
     std::vector<training_params> others;
     if (base.trainer != "unsloth" && find_trainer("unsloth") != nullptr) {
-        auto q    = base;
-        q.trainer = "unsloth";
-        others.push_back(q);
+        others.push_back(with_trainer(base, "unsloth"));
     }
     if (base.method != train_method::full)
         for (std::uint32_t rank : {8u, 4u}) {

@@ -308,17 +308,14 @@ plan_candidate evaluate(const model_desc& m, const training_params& p, const dev
     if (!pl.cpu && !pl.apple && !pl.counts_are_machine && (!best || best->cfg.gpus > 1)) {
         std::vector<std::pair<std::string, training_params>> others;
         if (p.trainer != "unsloth" && find_trainer("unsloth") != nullptr) {
-            auto q    = p;
-            q.trainer = "unsloth";
-            others.emplace_back("--trainer unsloth", q);
+            others.emplace_back("--trainer unsloth", with_trainer(p, "unsloth"));
         }
         if (p.method != train_method::full && p.lora_rank > 8) {
             auto q      = p;
             q.lora_rank = 8;
             others.emplace_back("--lora-rank 8", q);
             if (!others.empty() && others.front().second.trainer != p.trainer) {
-                q.trainer = others.front().second.trainer;
-                others.emplace_back("--trainer unsloth --lora-rank 8", q);
+                others.emplace_back("--trainer unsloth --lora-rank 8", with_trainer(q, others.front().second.trainer));
             }
         }
         for (const auto& [words, q] : others) {

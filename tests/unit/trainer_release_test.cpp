@@ -116,6 +116,18 @@ TEST(TrainerReleases, AnOlderReleaseIsTheOverridesItsCodeAmountsTo) {
     EXPECT_EQ(total_of(tt030), total_of(t));
 }
 
+TEST(TrainerReleases, AnotherTrainerIsAskedAtItsCurrentRelease) {
+    // The fit search's "--trainer unsloth" for a `litgpt@0.4` run is unsloth as it is today, not "unsloth@0.4".
+    training_params p;
+    p.trainer         = "litgpt";
+    p.trainer_release = "0.4";
+    p.trainer_asked   = "LitGPT@0.4";
+    const auto q      = with_trainer(p, "unsloth");
+    EXPECT_EQ(q.trainer, "unsloth");
+    EXPECT_TRUE(q.trainer_release.empty());
+    EXPECT_TRUE(q.trainer_asked.empty());
+}
+
 TEST(TrainerReleases, TrlChunksTheOutputLayerFromOneSeven) {
     // TRL's SFT default loss since v1.7.0 (2026-06-25): lm_head and the cross-entropy per checkpointed chunk of
     // 256 labelled tokens, plus the gathered final hidden states (h a token). By hand on the tiny llama (vocab 100,
