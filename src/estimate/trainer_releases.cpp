@@ -1,6 +1,7 @@
 // What a --trainer value names (include/llmplan/trainer.h): the names people use for each row, and the
 // habits of a trainer's older releases where they differ from its row. The row describes the current
 // release; a release read here was read in the trainer's repository at the tags named.
+#include "detail/strings.h"
 #include "llmplan/trainer.h"
 
 #include <array>
@@ -94,8 +95,7 @@ constexpr std::array<trainer_release, 5> trainer_release_rows{{
 // clang-format on
 
 char fold_trainer_char(char c) {
-    if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
-    return c == '_' ? '-' : c;
+    return c == '_' ? '-' : detail::lower_char(c);
 }
 
 bool trainer_name_char(char c) {

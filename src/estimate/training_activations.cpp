@@ -223,12 +223,13 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // (Linear4bit.forward `x = x.to(self.compute_dtype)`), from the forward to that layer's backward, as the
     // layer inputs do. (A reentrant checkpoint runs the forward without a graph: no context is kept. AutoAWQ's
     // WQLinearMMFunction and auto-gptq's torch ops save through save_for_backward: the hooks drop theirs.)
-    if (p.grad_checkpointing && h.non_reentrant_checkpoint && saved_weights.ctx_held_inputs) {
-        std::uint64_t elems = 0;
+    // The inputs of every layer's bitsandbytes linears, a token (both mechanisms below hold them).
+    std::uint64_t bnb_input_elems = 0;
+    if (saved_weights.ctx_held_inputs)
         for (const auto& l : m.layers)
-            elems += bnb_linear_input_elems(m, l);
-        a.ctx_held_bytes = elems * act_b * tokens;
-    }
+            bnb_input_elems += bnb_linear_input_elems(m, l);
+    if (p.grad_checkpointing && h.non_reentrant_checkpoint && saved_weights.ctx_held_inputs)
+        a.ctx_held_bytes = bnb_input_elems * act_b * tokens;
     // A training loop that keeps the last step's graph (keeps_last_graph: LitGPT 0.1-0.5.4, trainer_releases.cpp)
     // keeps what bitsandbytes' MatMul4Bit put on each context, `ctx.tensors = (A, B)`, past that step's backward:
     // the input of every 4-bit linear whose input needed a gradient, the output layer's too where the trainer
@@ -238,12 +239,8 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
     // after them: a few MB over). The last micro-batch is taken as long as this one (--seq: the longest the run
     // pads to). Layer 0's q/k/v input, the frozen embedding's normed output, needs no gradient and is not held:
     // counted anyway, h a token over. With checkpointing, a reentrant forward builds no graph to keep.
-    if (h.keeps_last_graph && saved_weights.ctx_held_inputs && (!p.grad_checkpointing || h.non_reentrant_checkpoint)) {
-        std::uint64_t elems = h.quantizes_head ? m.n_embd : 0;
-        for (const auto& l : m.layers)
-            elems += bnb_linear_input_elems(m, l);
-        a.last_step_held_bytes = elems * act_b * tokens;
-    }
+    if (h.keeps_last_graph && saved_weights.ctx_held_inputs && (!p.grad_checkpointing || h.non_reentrant_checkpoint))
+        a.last_step_held_bytes = (bnb_input_elems + (h.quantizes_head ? m.n_embd : 0)) * act_b * tokens;
     // Checkpointing keeps the input of every layer (one h-wide activation per token each): fp32 when
     // the k-bit preparation made the embeddings fp32 (the residual stream stays fp32), none on the GPU
     // but the two in transfer when they are offloaded to host RAM (unsloth).
@@ -262,13 +259,10 @@ activation_estimate estimate_activations(const model_desc& m, const training_par
         // 16-bit logits in Qwen-style remote code; the labels only in transformers >= 4.50) = 12
         // bytes at the forward peak; backward holds the saved log_softmax, its gradient and the input
         // gradient, 12 again. fp32 training: 4 + 4 + 4.
-        // The same 12 in transformers' own classes, whose loss changed by release: up to 4.45
-        // LlamaForCausalLM.forward rebinds `logits = logits.float()` (the 16-bit logits are freed) and
-        // shifts that fp32 copy: 4 + 4 + 4. From 4.46.0 (2024-10-24) ForCausalLMLoss (loss/loss_utils.py)
-        // takes `logits.float()` and `logits[..., :-1, :].contiguous()` while the caller still holds the
-        // 16-bit logits: 2 + 4 + 4 + 4 = 14, until PR #35646 (2025-01) dropped the copy and later releases
-        // pad the labels: 10 forward, 12 in backward. That window's 14 is --loss full-shift (below), not a
-        // trainer's default: no option says the release (bench/accuracy_train.md, sixth pass).
+        // The same 12 in transformers' own classes up to 4.45 (LlamaForCausalLM.forward rebinds `logits =
+        // logits.float()` and shifts that copy: 4 + 4 + 4) and after PR #35646 (2025-01; the labels are padded:
+        // 10 forward, 12 in backward). The window between, 14, is --loss full-shift (below), not a trainer's
+        // default: no option says the release (bench/accuracy_train.md, sixth pass).
         a.logits_peak_bytes = logit_elems * 12;
         // The step's fp32 logits-sized tensor, which the caching allocator's reserve is counted in when
         // lengths vary (training_runtime.cpp): with 16-bit logits only the loss's own copies are fp32.

@@ -2,6 +2,7 @@
 // attention at a fraction of it and a board held to its power; the chip's rates and memory class
 // (src/plan/speed.h gives the model; decode is speed.cpp).
 #include "detail/checked_number.h"
+#include "detail/strings.h"
 #include "estimate/engine_traits.h"
 #include "llmplan/weights.h"
 #include "plan/detail.h"
@@ -189,14 +190,12 @@ unsigned apple_generation_of(const device_spec& d) {
     // 14\" M4, 16GB", "Mac Studio M4 Max (14-core), 36GB").
     for (const std::string_view name :
          {std::string_view(d.gpu_model), std::string_view(d.gpu_link), std::string_view(d.name)}) {
-        std::string t(name);
-        for (auto& c : t)
-            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        const auto at = std::min(t.find("APPLE"), t.find("MAC"));
+        const std::string t = detail::lower(name);
+        const auto at       = std::min(t.find("apple"), t.find("mac"));
         if (at == std::string::npos) continue;
         for (std::size_t i = at; i + 1 < t.size(); ++i) {
             const bool word_start = i == 0 || t[i - 1] == ' ';
-            if (t[i] != 'M' || !word_start || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) continue;
+            if (t[i] != 'm' || !word_start || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) continue;
             unsigned g = 0;
             for (std::size_t j = i + 1; j < t.size() && std::isdigit(static_cast<unsigned char>(t[j])); ++j)
                 g = g * 10 + static_cast<unsigned>(t[j] - '0');
